@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree RDMA stack: ib_core, ib_uverbs, rdma_cm, rdma_ucm, rdma_rxe,
+# mlx_lite.  See README.md.
+#
+#   make [modules]        build the modules against KDIR
+#   make kernel           build the cached test kernel (the default KDIR)
+#   make check            every test; last line "N passed, N failed"
+#   make demo             boot the test VM and show what works
+#   make vm [CMD='...'] [STACK=upstream]   shell (or one command) in the test VM
+#   make modules_install  install to /lib/modules/<rel>/updates
+#   make bench            benchmarks
+#   make clean
+
+TESTING   := $(CURDIR)/tools/testing
+TEST_KDIR := $(shell $(TESTING)/vm/build-kernel.sh --dir)
+KDIR      ?= $(TEST_KDIR)
+STACK     ?= ours
+
+.PHONY: all modules kernel check demo vm modules_install bench clean deps
+
+all: modules
+
+deps:
+	$(TESTING)/deps.sh
+
+kernel: deps
+	$(TESTING)/vm/build-kernel.sh >/dev/null
+
+ifeq ($(KDIR),$(TEST_KDIR))
+modules: kernel
+endif
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+modules_install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
+
+check:
+	$(TESTING)/check.sh
+
+demo: modules
+	$(TESTING)/vm/demo.sh
+
+vm: modules
+ifdef CMD
+	$(TESTING)/vm/run-vm.sh --stack $(STACK) --cmd "$$CMD"
+else
+	$(TESTING)/vm/run-vm.sh --stack $(STACK) --shell
+endif
+
+bench:
+	$(MAKE) -C tools/bench
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf build

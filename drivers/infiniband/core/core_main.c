@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ib_core module entry points.
+ *
+ * The subsystem pieces (QP state machine today; devices, netlink and
+ * sysfs later) live in their own files; this one only ties them into a
+ * module.
+ */
+#include <linux/module.h>
+#include <linux/init.h>
+
+static int __init ib_core_init(void)
+{
+	return 0;
+}
+
+static void __exit ib_core_exit(void)
+{
+}
+
+module_init(ib_core_init);
+module_exit(ib_core_exit);
+
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_DESCRIPTION("RDMA core (out-of-tree replacement for ib_core)");

@@ -1,0 +1,37 @@
+#!/bin/bash
+# Runs inside the test VM (from init.sh): each scenario script in turn,
+# with a timeout, its output and the kernel log of its run saved to the
+# output share as NAME.log, NAME.dmesg and NAME.rc ("rc seconds taint-before taint-after").
+# The host (run-vm.sh) judges them.  Ends with a kmemleak scan over
+# everything the scenarios did.
+set -u
+OUT=${OUT:-/run/out}
+timeout_s=${SCENARIO_TIMEOUT:-900}
+
+for s in "$@"; do
+	name=$(basename "$s" .sh)
+	dmesg -C
+	echo "== scenario $name" >/dev/kmsg
+	taint_before=$(cat /proc/sys/kernel/tainted)
+	start=$(date +%s)
+	timeout -k 10 "$timeout_s" bash "$s" >"$OUT/$name.log" 2>&1 </dev/null
+	rc=$?
+	# whatever the scenario left loaded goes now, so the next one starts
+	# clean; a stack that cannot be unloaded fails the scenario
+	if ! (. "$REPO/tools/testing/vm/lib.sh" && stack_unload) >>"$OUT/$name.log" 2>&1; then
+		echo "run-scenarios: could not unload the stack after $name" >>"$OUT/$name.log"
+		[ "$rc" = 0 ] && rc=99
+	fi
+	end=$(date +%s)
+	dmesg >"$OUT/$name.dmesg"
+	echo "$rc $((end - start)) $taint_before $(cat /proc/sys/kernel/tainted)" >"$OUT/$name.rc"
+	echo "scenario $name: rc=$rc ($((end - start)) s)"
+done
+
+# Leaks: only objects older than kmemleak's minimum age (5 s) are reported.
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	sleep 6
+	echo scan >/sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak >"$OUT/kmemleak.txt"
+	echo done >"$OUT/kmemleak.rc"
+fi

@@ -1,0 +1,251 @@
+#!/bin/bash
+# Boot the test kernel under QEMU (TCG) with the host root read-only over
+# 9p and run scenarios, one command, or an interactive shell in it.
+#
+#   run-vm.sh [options] SCENARIO...     run scenarios (names in scenarios/ or paths)
+#   run-vm.sh [options] --cmd 'CMD'     run CMD, print its output, exit with its status
+#   run-vm.sh [options] --shell         interactive shell (serial console)
+#
+# Options:
+#   --stack ours|upstream|none  which RDMA modules are loaded (default $STACK or ours)
+#   --moddir DIR     where our built .ko files are (default: the work tree)
+#   --kdir DIR       test-kernel build tree (default: build-kernel.sh --dir)
+#   --out DIR        output share (default: a fresh temporary directory)
+#   --results FILE   append "PASS|FAIL <prefix><case>" lines here
+#   --prefix P       case-name prefix for --results (default "vm:")
+#   --timeout S      whole-run timeout in seconds (default 1800)
+#   --net MODE:PORT[:MAC]  virtio-net on a QEMU socket netdev, MODE listen or
+#                    connect (two VMs on one wire); MAC default 52:54:00:12:34:56
+#   --smp N --mem SIZE     (default 2 and 2G)
+#
+# A scenario fails when its script exits non-zero, times out, or the kernel
+# log of its run has a WARN, BUG, oops, KASAN, lockdep, kmemleak, hung-task
+# or "Unknown symbol" report, or the kernel gets tainted with anything but
+# O (out-of-tree module) and N (test).  KUnit output of a scenario is parsed
+# into one case per KUnit test case.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+
+stack=${STACK:-ours}
+moddir=$repo
+kdir=
+out=
+results=
+prefix=vm:
+run_timeout=1800
+net=
+smp=2
+mem=2G
+mode=scenarios
+cmd=
+scenarios=()
+
+usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--stack) stack=$2; shift ;;
+	--moddir) moddir=$(cd "$2" && pwd); shift ;;
+	--kdir) kdir=$2; shift ;;
+	--out) out=$2; shift ;;
+	--results) results=$2; shift ;;
+	--prefix) prefix=$2; shift ;;
+	--timeout) run_timeout=$2; shift ;;
+	--net) net=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--mem) mem=$2; shift ;;
+	--shell) mode=shell ;;
+	--cmd) mode=cmd; cmd=$2; shift ;;
+	-h|--help) usage ;;
+	-*) echo "run-vm: unknown option $1" >&2; usage ;;
+	*) scenarios+=("$1") ;;
+	esac
+	shift
+done
+
+[ -n "$kdir" ] || kdir=$("$here/build-kernel.sh" --dir)
+bzimage=$kdir/arch/x86/boot/bzImage
+if [ ! -f "$kdir/.built" ] || [ ! -f "$bzimage" ]; then
+	echo "run-vm: no test kernel at $kdir; run 'make kernel' first" >&2
+	exit 1
+fi
+# The guest mounts tmpfs over these, so host files there are invisible to it.
+case "$moddir/" in
+/tmp/*|/run/*|/var/tmp/*|/dev/shm/*)
+	echo "run-vm: --moddir $moddir is hidden in the guest (tmpfs there); use a path elsewhere" >&2
+	exit 2 ;;
+esac
+[ -n "$out" ] || out=$(mktemp -d /tmp/rdma-vm.XXXXXX)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out"/*.rc "$out"/*.dmesg "$out"/*.log "$out"/kmemleak.txt
+
+resolved=()
+if [ "$mode" = scenarios ]; then
+	[ ${#scenarios[@]} -gt 0 ] || { echo "run-vm: nothing to run" >&2; usage; }
+	for s in "${scenarios[@]}"; do
+		if [ -f "$s" ]; then
+			resolved+=("$(cd "$(dirname "$s")" && pwd)/$(basename "$s")")
+		elif [ -f "$here/scenarios/$s.sh" ]; then
+			resolved+=("$here/scenarios/$s.sh")
+		else
+			echo "run-vm: no scenario '$s'" >&2
+			exit 2
+		fi
+	done
+fi
+
+{
+	printf 'export %s=%q\n' REPO "$repo" MODDIR "$moddir" KDIR "$kdir" \
+		STACK "$stack" MODE "$mode" CMD "$cmd" \
+		SCENARIO_TIMEOUT "${SCENARIO_TIMEOUT:-900}"
+	printf 'SCENARIOS=%q\n' "${resolved[*]:-}"
+} >"$out/job.env"
+
+netargs=()
+if [ -n "$net" ]; then
+	IFS=: read -r nmode nport nmac <<<"$net"
+	nmac=${nmac:-52:54:00:12:34:56}
+	case "$nmode" in
+	listen|connect) ;;
+	*) echo "run-vm: --net MODE must be listen or connect" >&2; exit 2 ;;
+	esac
+	# QEMU's socket netdev wants its own ':' syntax; MAC octets use ':' too.
+	nmac=${nmac//-/:}
+	netargs=(-netdev "socket,id=n0,$nmode=127.0.0.1:$nport"
+		 -device "virtio-net-pci,netdev=n0,mac=$nmac")
+fi
+
+append="console=ttyS0 root=hostroot rootfstype=9p"
+append+=" rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro"
+append+=" init=$here/init.sh panic=-1 log_buf_len=8M quiet"
+append+=" kmemleak=on hung_task_timeout_secs=300 oops=panic"
+
+qemu=(qemu-system-x86_64 -machine q35 -cpu max -smp "$smp" -m "$mem"
+      -nographic -no-reboot -kernel "$bzimage" -append "$append"
+      -fsdev "local,id=r,path=/,security_model=none,readonly=on,multidevs=remap"
+      -device virtio-9p-pci,fsdev=r,mount_tag=hostroot
+      -fsdev "local,id=o,path=$out,security_model=none"
+      -device virtio-9p-pci,fsdev=o,mount_tag=out
+      -device virtio-rng-pci "${netargs[@]}")
+[ "${#netargs[@]}" -gt 0 ] || qemu+=(-nic none)
+
+console=$out/console.log
+case "$mode" in
+shell)
+	exec "${qemu[@]}"
+	;;
+cmd)
+	# the serial console is shown live: the command's output plus any
+	# kernel message of warning level or worse
+	timeout -k 10 "$run_timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$console" |
+		grep -v -e '^\s*$' -e 'SeaBIOS\|iPXE\|Booting from ROM'
+	qrc=${PIPESTATUS[0]}
+	rc=$(cat "$out/cmd.rc" 2>/dev/null || echo 125)
+	[ "$qrc" = 124 ] && echo "run-vm: VM timed out after $run_timeout s" >&2 && rc=124
+	if ! "$here/kernel-reports.sh" "$console" >/dev/null; then
+		echo "run-vm: kernel reported problems (console: $console)" >&2
+		[ "$rc" = 0 ] && rc=1
+	fi
+	exit "$rc"
+	;;
+esac
+
+echo "run-vm: booting ($stack stack, ${#resolved[@]} scenario(s), output in $out)"
+start=$(date +%s)
+timeout -k 10 "$run_timeout" "${qemu[@]}" </dev/null >"$console" 2>&1
+qrc=$?
+echo "run-vm: VM ran $(( $(date +%s) - start )) s (qemu rc $qrc)"
+
+fails=0
+record() {	# record PASS|FAIL case
+	echo "$1 $prefix$2"
+	[ -n "$results" ] && echo "$1 $prefix$2" >>"$results"
+	[ "$1" = PASS ] || fails=$((fails + 1))
+}
+
+# Reports during boot are not any scenario's fault but still fail the run.
+if ! "$here/kernel-reports.sh" "$out/boot.dmesg" 2>/dev/null && [ -f "$out/boot.dmesg" ]; then
+	"$here/kernel-reports.sh" "$out/boot.dmesg"
+	record FAIL boot
+fi
+
+# Taint bits we accept: O (out-of-tree module, 4096) and N (test, 262144).
+taint_ok_mask=$(( ~(4096 | 262144) ))
+
+for s in "${resolved[@]}"; do
+	name=$(basename "$s" .sh)
+	why=""
+	report=0
+	if [ ! -f "$out/$name.rc" ]; then
+		why="did not finish (VM died or timed out)"
+	else
+		read -r rc secs taint0 taint1 <"$out/$name.rc"
+		[ "$rc" = 0 ] || why="exit status $rc"
+		[ "$rc" = 124 ] && why="timed out"
+		# only taint this scenario added counts against it
+		if [ $(( (taint1 & ~taint0) & taint_ok_mask )) -ne 0 ]; then
+			why="$why${why:+; }kernel tainted ($taint0 -> $taint1)"
+			report=1
+		fi
+		if ! "$here/kernel-reports.sh" "$out/$name.dmesg" >"$out/$name.reports"; then
+			why="$why${why:+; }kernel report in its log"
+			report=1
+		fi
+	fi
+	if [ -f "$out/$name.dmesg" ] && grep -q 'KTAP version\|TAP version' "$out/$name.dmesg"; then
+		python3 "$here/ktap.py" --prefix kunit: "$out/$name.dmesg" >"$out/$name.ktap" ||
+			why="$why${why:+; }KTAP output malformed"
+		while read -r verdict case; do
+			echo "$verdict $case"
+			[ -n "$results" ] && echo "$verdict $case" >>"$results"
+			[ "$verdict" = PASS ] || fails=$((fails + 1))
+		done <"$out/$name.ktap"
+		if grep -q '^FAIL' "$out/$name.ktap"; then
+			echo "---- KUnit failures in $name:"
+			grep -E -A 4 'EXPECTATION FAILED|ASSERTION FAILED|not ok' "$out/$name.dmesg" | head -n 60
+		fi
+	fi
+	# Harness self-tests mark themselves "# expect: kernel-report": they
+	# pass when the harness catches the report they provoke, and only then.
+	if grep -q '^# expect: kernel-report' "$s"; then
+		if [ "$report" = 1 ]; then
+			record PASS "$name"
+		else
+			record FAIL "$name"
+			echo "---- $name: the provoked kernel report was not detected"
+		fi
+		continue
+	fi
+	if [ -z "$why" ]; then
+		record PASS "$name"
+	else
+		record FAIL "$name"
+		echo "---- $name: $why; last output:"
+		tail -n 30 "$out/$name.log" 2>/dev/null
+		[ -s "$out/$name.reports" ] && { echo "---- kernel reports:"; cat "$out/$name.reports"; }
+		[ -f "$out/$name.rc" ] || "$here/kernel-reports.sh" "$console" | tail -n 60
+		echo "----"
+	fi
+done
+
+if [ "$mode" = scenarios ] && [ ${#resolved[@]} -gt 0 ]; then
+	if [ ! -f "$out/kmemleak.rc" ]; then
+		record FAIL kmemleak
+		echo "---- kmemleak scan did not run"
+	elif grep -q 'unreferenced object' "$out/kmemleak.txt"; then
+		record FAIL kmemleak
+		head -n 60 "$out/kmemleak.txt"
+	else
+		record PASS kmemleak
+	fi
+fi
+
+# A panic or a report outside any scenario's window (e.g. during shutdown).
+if grep -q 'Kernel panic' "$console"; then
+	record FAIL panic
+	grep -B5 -A30 'Kernel panic' "$console" | head -60
+fi
+
+[ "$fails" = 0 ]

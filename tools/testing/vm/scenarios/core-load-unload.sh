@@ -1,0 +1,11 @@
+#!/bin/bash
+# ib_core loads and unloads cleanly, twice, and exports the QP state API.
+. "$REPO/tools/testing/vm/lib.sh"
+for i in 1 2; do
+	insmod "$MODDIR/drivers/infiniband/core/ib_core.ko" || die "insmod #$i"
+	grep -q ' ib_modify_qp_is_ok	\[ib_core\]' /proc/kallsyms ||
+		grep -qw ib_modify_qp_is_ok /proc/kallsyms || die "symbol missing"
+	rmmod ib_core || die "rmmod #$i"
+done
+lsmod | grep -q '^ib_core ' && die "ib_core still loaded"
+echo "ib_core: 2 load/unload cycles clean"

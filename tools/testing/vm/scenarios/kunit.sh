@@ -1,0 +1,13 @@
+#!/bin/bash
+# Load every KUnit module we built; results are KTAP in the kernel log,
+# which the host parses into one result per case.
+. "$REPO/tools/testing/vm/lib.sh"
+stack_load ours || die "cannot load our stack"
+found=0
+while read -r ko; do
+	found=1
+	insmod "$ko" || die "insmod $ko"
+	rmmod "$(basename "$ko" .ko)" || die "rmmod $ko"
+done < <(find "$MODDIR/drivers" -name '*_kunit.ko' | sort)
+[ "$found" = 1 ] || die "no KUnit modules under $MODDIR"
+stack_unload || die "unload"
