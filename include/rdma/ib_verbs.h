@@ -8,5 +8,6 @@
 #define _RDMA_IB_VERBS_H
 
 #include <rdma/ib_qp_state.h>
+#include <rdma/ib_device.h>
 
 #endif /* _RDMA_IB_VERBS_H */

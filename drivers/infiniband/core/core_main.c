@@ -2,20 +2,23 @@
 /*
  * ib_core module entry points.
  *
- * The subsystem pieces (QP state machine today; devices, netlink and
+ * The subsystem pieces (QP state machine, device registry; netlink and
  * sysfs later) live in their own files; this one only ties them into a
  * module.
  */
 #include <linux/module.h>
 #include <linux/init.h>
 
+#include "core_priv.h"
+
 static int __init ib_core_init(void)
 {
-	return 0;
+	return ib_devices_init();
 }
 
 static void __exit ib_core_exit(void)
 {
+	ib_devices_exit();
 }
 
 module_init(ib_core_init);

@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Device registry, clients and async events of ib_core.
+ *
+ * Locks, outermost first (Documentation/core/device-lifetime.rst):
+ *   clients_rwsem         the client list; held for reading while a
+ *                         registering device adds every client, for writing
+ *                         while a client is inserted or erased
+ *   devices_rwsem         the device table, names and device states; never
+ *                         held across a driver or client callback
+ *   dev->client_data_rwsem  one device's client contexts
+ *   dev->event_handler_lock (spinlock) one device's event handlers
+ * No callback into a driver or client runs with devices_rwsem held, so a
+ * client's add() may look devices up.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/rcupdate.h>
+#include <rdma/ib_device.h>
+
+#include "core_priv.h"
+
+/* Registered devices by index; indexes are handed out cyclically from 0. */
+static DEFINE_XARRAY_FLAGS(devices, XA_FLAGS_ALLOC);
+static u32 devices_next_index;
+static DECLARE_RWSEM(devices_rwsem);
+
+/* Registered clients by id; ids only grow, so id order is registration order. */
+static DEFINE_XARRAY_FLAGS(clients, XA_FLAGS_ALLOC);
+static u32 clients_next_id;
+static u32 clients_highest_id;
+static DECLARE_RWSEM(clients_rwsem);
+
+/* One client's presence on one device. */
+struct ib_client_ctx {
+	void *data;
+	struct rcu_head rcu;
+};
+
+static void ib_device_release(struct device *d)
+{
+	struct ib_device *dev = container_of(d, struct ib_device, dev);
+
+	xa_destroy(&dev->client_data);
+	kfree(dev->port_data);
+	kfree(dev);
+}
+
+struct class ib_class = {
+	.name = "infiniband",
+	.dev_release = ib_device_release,
+};
+
+struct ib_device *_ib_alloc_device(size_t size)
+{
+	struct ib_device *dev;
+
+	if (size < sizeof(*dev))
+		return NULL;
+	dev = (struct ib_device *)kzalloc(size, GFP_KERNEL);
+	if (!dev)
+		return NULL;
+
+	device_initialize(&dev->dev);
+	dev->dev.class = &ib_class;
+	dev->node_type = RDMA_NODE_IB_CA;
+	dev->state = IB_DEV_ALLOCATED;
+	refcount_set(&dev->refcount, 0);
+	init_completion(&dev->unreg_completion);
+	init_rwsem(&dev->client_data_rwsem);
+	xa_init_flags(&dev->client_data, XA_FLAGS_ALLOC);
+	spin_lock_init(&dev->event_handler_lock);
+	INIT_LIST_HEAD(&dev->event_handler_list);
+	return dev;
+}
+EXPORT_SYMBOL(_ib_alloc_device);
+
+void ib_dealloc_device(struct ib_device *dev)
+{
+	/* Freeing a registered device is a driver bug; leak rather than crash. */
+	if (WARN_ON(dev->state != IB_DEV_ALLOCATED))
+		return;
+	put_device(&dev->dev);
+}
+EXPORT_SYMBOL(ib_dealloc_device);
+
+void ib_set_device_ops(struct ib_device *dev, const struct ib_device_ops *ops)
+{
+	dev->ops = *ops;
+}
+EXPORT_SYMBOL(ib_set_device_ops);
+
+/* ---- names ---------------------------------------------------------- */
+
+/* Caller holds devices_rwsem. */
+static struct ib_device *find_by_name_locked(const char *name)
+{
+	struct ib_device *dev;
+	unsigned long index;
+
+	xa_for_each(&devices, index, dev)
+		if (!strcmp(name, dev->name))
+			return dev;
+	return NULL;
+}
+
+/*
+ * A name is 1..IB_DEVICE_NAME_MAX-1 characters without '/', with either no
+ * '%' or exactly one "%d", which becomes the lowest free number.
+ */
+int ib_device_check_name(const char *name)
+{
+	const char *pct = strchr(name, '%');
+	size_t len = strnlen(name, IB_DEVICE_NAME_MAX);
+
+	if (!len || len >= IB_DEVICE_NAME_MAX || strchr(name, '/'))
+		return -EINVAL;
+	if (pct && (pct[1] != 'd' || strchr(pct + 1, '%')))
+		return -EINVAL;
+	return 0;
+}
+
+/* Caller holds devices_rwsem for writing. */
+static int assign_name_locked(struct ib_device *dev, const char *fmt)
+{
+	char buf[IB_DEVICE_NAME_MAX];
+	int i, ret;
+
+	ret = ib_device_check_name(fmt);
+	if (ret)
+		return ret;
+	if (!strchr(fmt, '%')) {
+		if (find_by_name_locked(fmt))
+			return -EEXIST;
+		strscpy(dev->name, fmt, sizeof(dev->name));
+		return 0;
+	}
+	for (i = 0; i < 0x10000; i++) {
+		if (snprintf(buf, sizeof(buf), fmt, i) >= (int)sizeof(buf))
+			return -ENAMETOOLONG;
+		if (!find_by_name_locked(buf)) {
+			strscpy(dev->name, buf, sizeof(dev->name));
+			return 0;
+		}
+	}
+	return -ENFILE;
+}
+
+int ib_device_rename(struct ib_device *dev, const char *name)
+{
+	int ret;
+
+	if (strchr(name, '%'))
+		return -EINVAL;
+	down_write(&devices_rwsem);
+	if (dev->state != IB_DEV_REGISTERED) {
+		ret = -ENODEV;
+		goto out;
+	}
+	if (!strcmp(name, dev->name)) {
+		ret = 0;
+		goto out;
+	}
+	ret = ib_device_check_name(name);
+	if (ret)
+		goto out;
+	if (find_by_name_locked(name)) {
+		ret = -EEXIST;
+		goto out;
+	}
+	ret = device_rename(&dev->dev, name);
+	if (!ret)
+		strscpy(dev->name, name, sizeof(dev->name));
+out:
+	up_write(&devices_rwsem);
+	return ret;
+}
+EXPORT_SYMBOL(ib_device_rename);
+
+/* ---- references and lookup --------------------------------------------- */
+
+bool ib_device_try_get(struct ib_device *dev)
+{
+	return refcount_inc_not_zero(&dev->refcount);
+}
+EXPORT_SYMBOL(ib_device_try_get);
+
+void ib_device_put(struct ib_device *dev)
+{
+	if (refcount_dec_and_test(&dev->refcount))
+		complete(&dev->unreg_completion);
+}
+EXPORT_SYMBOL(ib_device_put);
+
+struct ib_device *ib_device_get_by_index(u32 index)
+{
+	struct ib_device *dev;
+
+	down_read(&devices_rwsem);
+	dev = (struct ib_device *)xa_load(&devices, index);
+	if (dev && (dev->state != IB_DEV_REGISTERED || !ib_device_try_get(dev)))
+		dev = NULL;
+	up_read(&devices_rwsem);
+	return dev;
+}
+EXPORT_SYMBOL(ib_device_get_by_index);
+
+struct ib_device *ib_device_get_by_name(const char *name,
+					enum rdma_driver_id driver_id)
+{
+	struct ib_device *dev;
+
+	down_read(&devices_rwsem);
+	dev = find_by_name_locked(name);
+	if (dev && ((driver_id != RDMA_DRIVER_UNKNOWN &&
+		     dev->ops.driver_id != driver_id) ||
+		    dev->state != IB_DEV_REGISTERED || !ib_device_try_get(dev)))
+		dev = NULL;
+	up_read(&devices_rwsem);
+	return dev;
+}
+EXPORT_SYMBOL(ib_device_get_by_name);
+
+/*
+ * The first registered device at or after *index, with a reference held;
+ * *index is set to its index.  NULL when there is none.
+ */
+static struct ib_device *get_next_registered(unsigned long *index)
+{
+	struct ib_device *dev;
+
+	down_read(&devices_rwsem);
+	dev = (struct ib_device *)xa_find(&devices, index, ULONG_MAX, XA_PRESENT);
+	while (dev && (dev->state != IB_DEV_REGISTERED || !ib_device_try_get(dev)))
+		dev = (struct ib_device *)xa_find_after(&devices, index, ULONG_MAX,
+							XA_PRESENT);
+	up_read(&devices_rwsem);
+	return dev;
+}
+
+/*
+ * Call fn for every registered device in index order, holding a reference
+ * (not devices_rwsem) across each call; stops at the first non-zero return.
+ */
+int ib_for_each_device(int (*fn)(struct ib_device *dev, void *data), void *data)
+{
+	unsigned long index = 0;
+	struct ib_device *dev;
+	int ret = 0;
+
+	for (;;) {
+		dev = get_next_registered(&index);
+		if (!dev)
+			return ret;
+		ret = fn(dev, data);
+		ib_device_put(dev);
+		if (ret)
+			return ret;
+		index++;
+	}
+}
+EXPORT_SYMBOL(ib_for_each_device);
+
+/* ---- clients ------------------------------------------------------------ */
+
+static void client_use(struct ib_client *client)
+{
+	refcount_inc(&client->uses);
+}
+
+static void client_unuse(struct ib_client *client)
+{
+	if (refcount_dec_and_test(&client->uses))
+		complete(&client->uses_zero);
+}
+
+/* Add @client to @dev unless it is there already. */
+static int add_client_context(struct ib_device *dev, struct ib_client *client)
+{
+	struct ib_client_ctx *ctx;
+	int ret = 0;
+
+	ctx = (struct ib_client_ctx *)kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	down_write(&dev->client_data_rwsem);
+	if (!client->registered ||
+	    xa_load(&dev->client_data, client->client_id)) {
+		up_write(&dev->client_data_rwsem);
+		kfree(ctx);
+		return 0;
+	}
+	ret = xa_err(xa_store(&dev->client_data, client->client_id, ctx,
+			      GFP_KERNEL));
+	up_write(&dev->client_data_rwsem);
+	if (ret) {
+		kfree(ctx);
+		return ret;
+	}
+
+	client_use(client);
+	ret = client->add ? client->add(dev) : 0;
+	client_unuse(client);
+	if (ret) {
+		/* a client may decline a device (e.g. wrong transport) */
+		down_write(&dev->client_data_rwsem);
+		xa_erase(&dev->client_data, client->client_id);
+		up_write(&dev->client_data_rwsem);
+		kfree_rcu(ctx, rcu);
+		return ret == -EOPNOTSUPP ? 0 : ret;
+	}
+	return 0;
+}
+
+/*
+ * Remove @client_id from @dev if present; whoever erases the context calls
+ * remove().  The client is looked up (and its use count raised) before the
+ * context is erased: a client leaves the table only once no device has a
+ * context of it, so an erased context always finds its client.
+ */
+static void remove_client_context(struct ib_device *dev, u32 client_id)
+{
+	struct ib_client_ctx *ctx;
+	struct ib_client *client;
+
+	down_read(&clients_rwsem);
+	client = (struct ib_client *)xa_load(&clients, client_id);
+	if (client)
+		client_use(client);
+	up_read(&clients_rwsem);
+	if (!client)
+		return;
+
+	down_write(&dev->client_data_rwsem);
+	ctx = (struct ib_client_ctx *)xa_erase(&dev->client_data, client_id);
+	up_write(&dev->client_data_rwsem);
+	if (ctx) {
+		if (client->remove)
+			client->remove(dev, ctx->data);
+		kfree_rcu(ctx, rcu);
+	}
+	client_unuse(client);
+}
+
+static void remove_all_clients(struct ib_device *dev)
+{
+	u32 id;
+
+	for (id = READ_ONCE(clients_highest_id) + 1; id-- > 0;)
+		remove_client_context(dev, id);
+}
+
+void *ib_get_client_data(struct ib_device *dev, struct ib_client *client)
+{
+	struct ib_client_ctx *ctx;
+	void *data = NULL;
+
+	rcu_read_lock();
+	ctx = (struct ib_client_ctx *)xa_load(&dev->client_data, client->client_id);
+	if (ctx)
+		data = READ_ONCE(ctx->data);
+	rcu_read_unlock();
+	return data;
+}
+EXPORT_SYMBOL(ib_get_client_data);
+
+void ib_set_client_data(struct ib_device *dev, struct ib_client *client,
+			void *data)
+{
+	struct ib_client_ctx *ctx;
+
+	down_read(&dev->client_data_rwsem);
+	ctx = (struct ib_client_ctx *)xa_load(&dev->client_data, client->client_id);
+	if (!WARN_ON(!ctx))
+		WRITE_ONCE(ctx->data, data);
+	up_read(&dev->client_data_rwsem);
+}
+EXPORT_SYMBOL(ib_set_client_data);
+
+/* Every registered device gets add() in index order. */
+int ib_register_client(struct ib_client *client)
+{
+	unsigned long index = 0;
+	struct ib_device *dev;
+	int ret;
+
+	refcount_set(&client->uses, 1);
+	init_completion(&client->uses_zero);
+
+	down_write(&clients_rwsem);
+	ret = xa_alloc_cyclic(&clients, &client->client_id, client,
+			      xa_limit_31b, &clients_next_id, GFP_KERNEL);
+	if (ret < 0) {
+		up_write(&clients_rwsem);
+		return ret;
+	}
+	if (client->client_id > clients_highest_id)
+		WRITE_ONCE(clients_highest_id, client->client_id);
+	client->registered = true;
+
+	for (;;) {
+		dev = get_next_registered(&index);
+		if (!dev)
+			break;
+		ret = add_client_context(dev, client);
+		ib_device_put(dev);
+		if (ret) {
+			up_write(&clients_rwsem);
+			ib_unregister_client(client);
+			return ret;
+		}
+		index++;
+	}
+	up_write(&clients_rwsem);
+	return 0;
+}
+EXPORT_SYMBOL(ib_register_client);
+
+/* remove() runs for every device the client is on. */
+void ib_unregister_client(struct ib_client *client)
+{
+	struct ib_device *dev;
+	unsigned long index;
+	bool found;
+
+	down_write(&clients_rwsem);
+	if (!client->registered) {
+		up_write(&clients_rwsem);
+		return;
+	}
+	/* no new contexts from here on (adders check this under the rwsem) */
+	client->registered = false;
+	up_write(&clients_rwsem);
+
+	do {
+		found = false;
+		down_read(&devices_rwsem);
+		xa_for_each(&devices, index, dev)
+			if (xa_load(&dev->client_data, client->client_id)) {
+				/* memory only: the device may be unregistering */
+				get_device(&dev->dev);
+				found = true;
+				break;
+			}
+		up_read(&devices_rwsem);
+		if (found) {
+			remove_client_context(dev, client->client_id);
+			put_device(&dev->dev);
+		}
+	} while (found);
+
+	down_write(&clients_rwsem);
+	xa_erase(&clients, client->client_id);
+	up_write(&clients_rwsem);
+
+	client_unuse(client);
+	wait_for_completion(&client->uses_zero);
+}
+EXPORT_SYMBOL(ib_unregister_client);
+
+/* ---- registration ------------------------------------------------------- */
+
+static int setup_ports(struct ib_device *dev)
+{
+	struct ib_port_data *pd;
+	u32 port;
+	int ret;
+
+	if (!dev->phys_port_cnt || dev->phys_port_cnt > 255)
+		return -EINVAL;
+	pd = (struct ib_port_data *)kcalloc(dev->phys_port_cnt + 1, sizeof(*pd),
+					     GFP_KERNEL);
+	if (!pd)
+		return -ENOMEM;
+	rdma_for_each_port(dev, port) {
+		ret = dev->ops.get_port_immutable(dev, port, &pd[port].immutable);
+		if (ret) {
+			kfree(pd);
+			return ret;
+		}
+	}
+	kfree(dev->port_data);
+	dev->port_data = pd;
+	return 0;
+}
+
+int ib_register_device(struct ib_device *dev, const char *name,
+		       struct device *dma_device)
+{
+	struct ib_client *client;
+	unsigned long id;
+	int ret;
+
+	if (!dev->ops.query_device || !dev->ops.query_port ||
+	    !dev->ops.get_port_immutable)
+		return -EINVAL;
+	if (dev->state != IB_DEV_ALLOCATED)
+		return -EBUSY;
+	ret = setup_ports(dev);
+	if (ret)
+		return ret;
+	dev->dev.parent = dma_device;
+
+	down_write(&devices_rwsem);
+	ret = assign_name_locked(dev, name);
+	if (!ret)
+		ret = dev_set_name(&dev->dev, "%s", dev->name);
+	if (!ret)
+		ret = xa_alloc_cyclic(&devices, &dev->index, dev, xa_limit_31b,
+				      &devices_next_index, GFP_KERNEL);
+	if (ret < 0) {
+		up_write(&devices_rwsem);
+		return ret;
+	}
+	/* not yet REGISTERED: lookups skip it until clients are in */
+	up_write(&devices_rwsem);
+
+	ret = device_add(&dev->dev);
+	if (ret) {
+		down_write(&devices_rwsem);
+		xa_erase(&devices, dev->index);
+		up_write(&devices_rwsem);
+		return ret;
+	}
+
+	reinit_completion(&dev->unreg_completion);
+	refcount_set(&dev->refcount, 1);
+	down_write(&devices_rwsem);
+	dev->state = IB_DEV_REGISTERED;
+	up_write(&devices_rwsem);
+
+	down_read(&clients_rwsem);
+	xa_for_each(&clients, id, client) {
+		ret = add_client_context(dev, client);
+		if (ret)
+			break;
+	}
+	up_read(&clients_rwsem);
+	if (ret) {
+		ib_unregister_device(dev);
+		return ret;
+	}
+	return 0;
+}
+EXPORT_SYMBOL(ib_register_device);
+
+/* Returns true when this call did the unregistration. */
+static bool __ib_unregister_device(struct ib_device *dev)
+{
+	down_write(&devices_rwsem);
+	if (dev->state != IB_DEV_REGISTERED) {
+		up_write(&devices_rwsem);
+		return false;
+	}
+	dev->state = IB_DEV_UNREGISTERING;
+	up_write(&devices_rwsem);
+
+	/* clients first: their remove() lets go of the references they hold */
+	remove_all_clients(dev);
+
+	/* drop registration's own reference, wait for every other user */
+	ib_device_put(dev);
+	wait_for_completion(&dev->unreg_completion);
+
+	/*
+	 * A client registering concurrently may have added itself after the
+	 * sweep above while holding a reference; nobody can add now.
+	 */
+	remove_all_clients(dev);
+
+	device_del(&dev->dev);
+	down_write(&devices_rwsem);
+	xa_erase(&devices, dev->index);
+	dev->state = IB_DEV_ALLOCATED;
+	up_write(&devices_rwsem);
+	return true;
+}
+
+void ib_unregister_device(struct ib_device *dev)
+{
+	__ib_unregister_device(dev);
+}
+EXPORT_SYMBOL(ib_unregister_device);
+
+static void free_unregistered(struct ib_device *dev)
+{
+	if (dev->ops.dealloc_driver)
+		dev->ops.dealloc_driver(dev);
+	ib_dealloc_device(dev);
+}
+
+/*
+ * For callers holding a reference from a lookup (netlink DELLINK, a
+ * netdev notifier): drop it, unregister, and free the device.  When two
+ * such callers race, one unregisters and frees, the other only drops.
+ */
+void ib_unregister_device_and_put(struct ib_device *dev)
+{
+	bool mine;
+
+	get_device(&dev->dev);
+	ib_device_put(dev);
+	mine = __ib_unregister_device(dev);
+	put_device(&dev->dev);
+	if (mine)
+		free_unregistered(dev);
+}
+EXPORT_SYMBOL(ib_unregister_device_and_put);
+
+/* Unregister and free every device of a driver (its module is going away). */
+void ib_unregister_driver(enum rdma_driver_id driver_id)
+{
+	struct ib_device *dev;
+	unsigned long index;
+	bool found;
+
+	do {
+		found = false;
+		down_read(&devices_rwsem);
+		xa_for_each(&devices, index, dev)
+			if (dev->ops.driver_id == driver_id &&
+			    ib_device_try_get(dev)) {
+				found = true;
+				break;
+			}
+		up_read(&devices_rwsem);
+		if (found)
+			ib_unregister_device_and_put(dev);
+	} while (found);
+}
+EXPORT_SYMBOL(ib_unregister_driver);
+
+/* ---- events ------------------------------------------------------------- */
+
+void ib_register_event_handler(struct ib_event_handler *h)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&h->device->event_handler_lock, flags);
+	list_add_tail(&h->list, &h->device->event_handler_list);
+	spin_unlock_irqrestore(&h->device->event_handler_lock, flags);
+}
+EXPORT_SYMBOL(ib_register_event_handler);
+
+void ib_unregister_event_handler(struct ib_event_handler *h)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&h->device->event_handler_lock, flags);
+	list_del_init(&h->list);
+	spin_unlock_irqrestore(&h->device->event_handler_lock, flags);
+}
+EXPORT_SYMBOL(ib_unregister_event_handler);
+
+/* Handlers run in registration order, in atomic context. */
+void ib_dispatch_event(const struct ib_event *event)
+{
+	struct ib_device *dev = event->device;
+	struct ib_event_handler *h;
+	struct ib_event ev = *event;
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->event_handler_lock, flags);
+	list_for_each_entry(h, &dev->event_handler_list, list)
+		h->handler(h, &ev);
+	spin_unlock_irqrestore(&dev->event_handler_lock, flags);
+}
+EXPORT_SYMBOL(ib_dispatch_event);
+
+/* ---- queries ------------------------------------------------------------ */
+
+int ib_query_port(struct ib_device *dev, u32 port, struct ib_port_attr *attr)
+{
+	if (!rdma_is_port_valid(dev, port))
+		return -EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	return dev->ops.query_port(dev, port, attr);
+}
+EXPORT_SYMBOL(ib_query_port);
+
+int ib_query_device(struct ib_device *dev, struct ib_device_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	return dev->ops.query_device(dev, attr, NULL);
+}
+EXPORT_SYMBOL(ib_query_device);
+
+enum rdma_link_layer rdma_port_get_link_layer(struct ib_device *dev, u32 port)
+{
+	if (dev->ops.get_link_layer)
+		return dev->ops.get_link_layer(dev, port);
+	return dev->node_type == RDMA_NODE_IB_CA ? IB_LINK_LAYER_INFINIBAND :
+						   IB_LINK_LAYER_UNSPECIFIED;
+}
+EXPORT_SYMBOL(rdma_port_get_link_layer);
+
+struct net_device *ib_device_get_netdev(struct ib_device *dev, u32 port)
+{
+	if (!rdma_is_port_valid(dev, port) || !dev->ops.get_netdev)
+		return NULL;
+	return dev->ops.get_netdev(dev, port);
+}
+EXPORT_SYMBOL(ib_device_get_netdev);
+
+/* ---- module ------------------------------------------------------------- */
+
+int ib_devices_init(void)
+{
+	return class_register(&ib_class);
+}
+
+void ib_devices_exit(void)
+{
+	/* module refcounts keep drivers and clients loaded while we are */
+	WARN_ON(!xa_empty(&devices));
+	WARN_ON(!xa_empty(&clients));
+	class_unregister(&ib_class);
+}

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * RDMA devices: what a driver allocates, fills and registers, and what
+ * clients (uverbs, rdma_cm, ...) see of it.  Lifetime rules are in
+ * Documentation/core/device-lifetime.rst.
+ */
+#ifndef _RDMA_IB_DEVICE_H
+#define _RDMA_IB_DEVICE_H
+
+#include <linux/types.h>
+#include <linux/device.h>
+#include <linux/refcount.h>
+#include <linux/completion.h>
+#include <linux/rwsem.h>
+#include <linux/spinlock.h>
+#include <linux/list.h>
+#include <linux/xarray.h>
+#include <linux/netdevice.h>
+#include <uapi/rdma/ib_user_ioctl_verbs.h>
+
+#define IB_DEVICE_NAME_MAX	64
+
+struct ib_device;
+struct ib_udata;
+
+/* Node types (sysfs node_type, netlink DEV_NODE_TYPE). */
+enum rdma_node_type {
+	RDMA_NODE_IB_CA = 1,		/* channel adapter: every RoCE device */
+	RDMA_NODE_IB_SWITCH = 2,
+	RDMA_NODE_IB_ROUTER = 3,
+	RDMA_NODE_RNIC = 4,		/* iWARP */
+	RDMA_NODE_USNIC = 5,
+	RDMA_NODE_USNIC_UDP = 6,
+	RDMA_NODE_UNSPECIFIED = 7,
+};
+
+enum rdma_link_layer {
+	IB_LINK_LAYER_UNSPECIFIED = 0,
+	IB_LINK_LAYER_INFINIBAND = 1,
+	IB_LINK_LAYER_ETHERNET = 2,
+};
+
+/* Logical port state (IBTA PortInfo:PortState), numbered from NOP = 0. */
+enum ib_port_state {
+	IB_PORT_NOP, IB_PORT_DOWN, IB_PORT_INIT, IB_PORT_ARMED, IB_PORT_ACTIVE,
+	IB_PORT_ACTIVE_DEFER
+};
+
+/* Physical port state (IBTA PortInfo:PortPhysicalState), from SLEEP = 1. */
+enum ib_port_phys_state {
+	IB_PORT_PHYS_STATE_SLEEP = 1, IB_PORT_PHYS_STATE_POLLING,
+	IB_PORT_PHYS_STATE_DISABLED, IB_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING,
+	IB_PORT_PHYS_STATE_LINK_UP, IB_PORT_PHYS_STATE_LINK_ERROR_RECOVERY,
+	IB_PORT_PHYS_STATE_PHY_TEST
+};
+
+/* Path MTU codes, IBTA 9.7.3 (the user ABI uses the same numbers). */
+enum ib_mtu { IB_MTU_256 = 1, IB_MTU_512, IB_MTU_1024, IB_MTU_2048, IB_MTU_4096 };
+
+/* Port protocol capabilities (ib_port_immutable.core_cap_flags). */
+#define RDMA_CORE_CAP_PROT_IB		0x00100000
+#define RDMA_CORE_CAP_PROT_ROCE		0x00200000
+#define RDMA_CORE_CAP_PROT_IWARP	0x00400000
+#define RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP 0x00800000
+#define RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP
+
+/* Async events; numbers are the user ABI of the async event file. */
+enum ib_event_type {
+	IB_EVENT_CQ_ERR = 0,
+	IB_EVENT_QP_FATAL = 1,
+	IB_EVENT_QP_REQ_ERR = 2,
+	IB_EVENT_QP_ACCESS_ERR = 3,
+	IB_EVENT_COMM_EST = 4,
+	IB_EVENT_SQ_DRAINED = 5,
+	IB_EVENT_PATH_MIG = 6,
+	IB_EVENT_PATH_MIG_ERR = 7,
+	IB_EVENT_DEVICE_FATAL = 8,
+	IB_EVENT_PORT_ACTIVE = 9,
+	IB_EVENT_PORT_ERR = 10,
+	IB_EVENT_LID_CHANGE = 11,
+	IB_EVENT_PKEY_CHANGE = 12,
+	IB_EVENT_SM_CHANGE = 13,
+	IB_EVENT_SRQ_ERR = 14,
+	IB_EVENT_SRQ_LIMIT_REACHED = 15,
+	IB_EVENT_QP_LAST_WQE_REACHED = 16,
+	IB_EVENT_CLIENT_REREGISTER = 17,
+	IB_EVENT_GID_CHANGE = 18,
+	IB_EVENT_WQ_FATAL = 19,
+};
+
+struct ib_event {
+	struct ib_device *device;
+	enum ib_event_type event;
+	union {
+		u32 port_num;		/* port events */
+		void *object;		/* QP/CQ/SRQ/WQ events (later) */
+	} element;
+};
+
+struct ib_event_handler {
+	struct ib_device *device;
+	void (*handler)(struct ib_event_handler *handler, struct ib_event *event);
+	struct list_head list;
+};
+
+/* Port attributes that never change while the device is registered. */
+struct ib_port_immutable {
+	int pkey_tbl_len;
+	int gid_tbl_len;
+	u32 core_cap_flags;
+	u32 max_mad_size;
+};
+
+/* ibv_query_port()'s answer, grouped by topic. */
+struct ib_port_attr {
+	/* state and link */
+	enum ib_port_state state;
+	u8 phys_state, active_width;
+	u16 active_speed;
+	enum ib_mtu max_mtu, active_mtu;
+	u32 phys_mtu, max_msg_sz;
+	/* tables and capabilities */
+	int gid_tbl_len;
+	u16 pkey_tbl_len;
+	unsigned int ip_gids:1;
+	u32 port_cap_flags;
+	u16 port_cap_flags2;
+	u8 max_vl_num, init_type_reply;
+	/* InfiniBand subnet (zero on RoCE) */
+	u64 subnet_prefix;
+	u32 lid, sm_lid;
+	u8 lmc, sm_sl, subnet_timeout;
+	/* error counters */
+	u32 bad_pkey_cntr, qkey_viol_cntr;
+};
+
+/* ibv_query_device()'s answer, grouped by topic. */
+struct ib_device_attr {
+	/* identity */
+	u64 fw_ver;
+	__be64 sys_image_guid;
+	u32 vendor_id, vendor_part_id, hw_ver;
+	u64 device_cap_flags, kernel_cap_flags;
+	/* memory */
+	u64 max_mr_size, page_size_cap;
+	int max_mr, max_mw, max_pd;
+	unsigned int max_fast_reg_page_list_len;
+	/* queues */
+	int max_qp, max_qp_wr, max_send_sge, max_recv_sge, max_sge_rd;
+	int max_cq, max_cqe;
+	int max_srq, max_srq_wr, max_srq_sge;
+	int max_ah;
+	/* RDMA read / atomics */
+	int max_qp_rd_atom, max_qp_init_rd_atom, max_res_rd_atom;
+	int max_ee_rd_atom, max_ee_init_rd_atom;
+	int atomic_cap, masked_atomic_cap;
+	/* legacy and raw */
+	int max_ee, max_rdd, max_raw_ipv6_qp, max_raw_ethy_qp;
+	/* multicast */
+	int max_mcast_grp, max_mcast_qp_attach, max_total_mcast_qp_attach;
+	/* partitions and timing */
+	u16 max_pkeys;
+	u8 local_ca_ack_delay;
+};
+
+/*
+ * What a driver implements.  Only the ops a driver supports are set; core
+ * checks for NULL before calling and refuses registration without the
+ * mandatory ones (query_device, query_port, get_port_immutable).
+ */
+struct ib_device_ops {
+	struct module *owner;
+	enum rdma_driver_id driver_id;
+	u32 uverbs_abi_ver;
+
+	int (*query_device)(struct ib_device *dev, struct ib_device_attr *attr,
+			    struct ib_udata *udata);
+	int (*query_port)(struct ib_device *dev, u32 port,
+			  struct ib_port_attr *attr);
+	int (*get_port_immutable)(struct ib_device *dev, u32 port,
+				  struct ib_port_immutable *immutable);
+	enum rdma_link_layer (*get_link_layer)(struct ib_device *dev, u32 port);
+	/* Returns a held reference (dev_put() it) or NULL. */
+	struct net_device *(*get_netdev)(struct ib_device *dev, u32 port);
+	/* Called once, after the last client is gone, before memory is freed. */
+	void (*dealloc_driver)(struct ib_device *dev);
+};
+
+struct ib_port_data {
+	struct ib_port_immutable immutable;
+};
+
+/*
+ * Registration state, see Documentation/core/device-lifetime.rst:
+ * ALLOCATED -> REGISTERED -> UNREGISTERING -> (ALLOCATED again, or freed).
+ */
+enum ib_device_state {
+	IB_DEV_ALLOCATED,
+	IB_DEV_REGISTERED,
+	IB_DEV_UNREGISTERING,
+};
+
+struct ib_device {
+	struct device dev;		/* in class "infiniband"; owns the memory */
+	char name[IB_DEVICE_NAME_MAX];
+	u32 index;			/* netlink DEV_INDEX, cyclic from 0 */
+	struct ib_device_ops ops;
+	enum rdma_node_type node_type;
+	u32 phys_port_cnt;
+	__be64 node_guid;
+	char node_desc[64];
+	struct ib_port_data *port_data;	/* [1..phys_port_cnt] */
+
+	/* Registration users: ib_device_get()/ib_device_put(). */
+	refcount_t refcount;
+	struct completion unreg_completion;
+	enum ib_device_state state;
+
+	/* Clients' per-device data, by client id; under client_data_rwsem. */
+	struct rw_semaphore client_data_rwsem;
+	struct xarray client_data;
+
+	spinlock_t event_handler_lock;
+	struct list_head event_handler_list;
+};
+
+/* A user of every registered device (uverbs, rdma_cm, ...). */
+struct ib_client {
+	const char *name;
+	int (*add)(struct ib_device *dev);
+	void (*remove)(struct ib_device *dev, void *client_data);
+	u32 client_id;			/* set by ib_register_client() */
+	/* private to core */
+	refcount_t uses;
+	struct completion uses_zero;
+	bool registered;
+};
+
+struct ib_device *_ib_alloc_device(size_t size);
+#define ib_alloc_device(drv_struct, member)				\
+	container_of(_ib_alloc_device(sizeof(struct drv_struct) +	\
+		BUILD_BUG_ON_ZERO(offsetof(struct drv_struct, member))),	\
+		struct drv_struct, member)
+void ib_dealloc_device(struct ib_device *device);
+void ib_set_device_ops(struct ib_device *device, const struct ib_device_ops *ops);
+
+int ib_register_device(struct ib_device *device, const char *name,
+		       struct device *dma_device);
+void ib_unregister_device(struct ib_device *device);
+void ib_unregister_device_and_put(struct ib_device *device);
+void ib_unregister_driver(enum rdma_driver_id driver_id);
+int ib_device_rename(struct ib_device *device, const char *name);
+
+bool ib_device_try_get(struct ib_device *device);
+void ib_device_put(struct ib_device *device);
+struct ib_device *ib_device_get_by_index(u32 index);
+struct ib_device *ib_device_get_by_name(const char *name,
+					enum rdma_driver_id driver_id);
+int ib_for_each_device(int (*fn)(struct ib_device *dev, void *data), void *data);
+
+int ib_register_client(struct ib_client *client);
+void ib_unregister_client(struct ib_client *client);
+void *ib_get_client_data(struct ib_device *device, struct ib_client *client);
+void ib_set_client_data(struct ib_device *device, struct ib_client *client,
+			void *data);
+
+void ib_register_event_handler(struct ib_event_handler *handler);
+void ib_unregister_event_handler(struct ib_event_handler *handler);
+void ib_dispatch_event(const struct ib_event *event);
+#define INIT_IB_EVENT_HANDLER(_ptr, _device, _handler)		\
+	do {							\
+		(_ptr)->device = (_device);			\
+		(_ptr)->handler = (_handler);			\
+		INIT_LIST_HEAD(&(_ptr)->list);			\
+	} while (0)
+
+int ib_query_port(struct ib_device *device, u32 port, struct ib_port_attr *attr);
+int ib_query_device(struct ib_device *device, struct ib_device_attr *attr);
+enum rdma_link_layer rdma_port_get_link_layer(struct ib_device *device, u32 port);
+struct net_device *ib_device_get_netdev(struct ib_device *device, u32 port);
+
+static inline bool rdma_is_port_valid(const struct ib_device *device, u32 port)
+{
+	return port >= 1 && port <= device->phys_port_cnt;
+}
+
+#define rdma_for_each_port(device, iter)				\
+	for (iter = 1; iter <= (device)->phys_port_cnt; iter++)
+
+static inline const char *dev_name_ib(const struct ib_device *device)
+{
+	return device->name;
+}
+
+#endif /* _RDMA_IB_DEVICE_H */
