@@ -17,22 +17,14 @@
 #include <linux/xarray.h>
 #include <linux/netdevice.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
+#include <uapi/rdma/rdma_netlink.h>
 
 #define IB_DEVICE_NAME_MAX	64
 
 struct ib_device;
 struct ib_udata;
 
-/* Node types (sysfs node_type, netlink DEV_NODE_TYPE). */
-enum rdma_node_type {
-	RDMA_NODE_IB_CA = 1,		/* channel adapter: every RoCE device */
-	RDMA_NODE_IB_SWITCH = 2,
-	RDMA_NODE_IB_ROUTER = 3,
-	RDMA_NODE_RNIC = 4,		/* iWARP */
-	RDMA_NODE_USNIC = 5,
-	RDMA_NODE_USNIC_UDP = 6,
-	RDMA_NODE_UNSPECIFIED = 7,
-};
+/* Node types (RDMA_NODE_IB_CA, ...) come from <uapi/rdma/rdma_netlink.h>. */
 
 enum rdma_link_layer {
 	IB_LINK_LAYER_UNSPECIFIED = 0,
@@ -135,6 +127,9 @@ struct ib_port_attr {
 };
 
 /* ibv_query_device()'s answer, grouped by topic. */
+/* ib_device_attr.kernel_cap_flags */
+#define IBK_ALLOW_USER_UNREG	(1ULL << 0)	/* "rdma link delete" may remove it */
+
 struct ib_device_attr {
 	/* identity */
 	u64 fw_ver;
@@ -205,11 +200,12 @@ struct ib_device {
 	char name[IB_DEVICE_NAME_MAX];
 	u32 index;			/* netlink DEV_INDEX, cyclic from 0 */
 	struct ib_device_ops ops;
-	enum rdma_node_type node_type;
+	u8 node_type;			/* RDMA_NODE_* */
 	u32 phys_port_cnt;
 	__be64 node_guid;
 	char node_desc[64];
 	struct ib_port_data *port_data;	/* [1..phys_port_cnt] */
+	struct ib_device_attr attrs;	/* filled by the driver before registering */
 
 	/* Registration users: ib_device_get()/ib_device_put(). */
 	refcount_t refcount;

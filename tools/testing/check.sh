@@ -55,6 +55,15 @@ stage "module build checks"
 stage "host tests"
 "$repo/tools/testing/unit/run.sh" "$results" --fuzz-seconds "${FUZZ_SECONDS:-20}"
 
+stage "in-VM user-space tests (build)"
+if cmake -S "$repo/tools/testing/selftests" -B "$repo/build/selftests" >"$out/selftests.log" 2>&1 &&
+   cmake --build "$repo/build/selftests" -j2 >>"$out/selftests.log" 2>&1; then
+	echo "PASS build:selftests" | tee -a "$results"
+else
+	echo "FAIL build:selftests" | tee -a "$results"
+	tail -n 30 "$out/selftests.log"
+fi
+
 stage "harness self-tests"
 "$repo/tools/testing/vm/tests/run.sh" "$results"
 
@@ -73,5 +82,9 @@ if grep -q '^PASS build:w1$' "$results"; then
 else
 	echo "FAIL vm:not-run (modules did not build)" | tee -a "$results"
 fi
+
+stage "VM: two VMs on one wire"
+"$repo/tools/testing/vm/wire-pair.sh" --kdir "$kdir" --results "$results" \
+	"$repo/tools/testing/vm/wire/udp-echo-a.sh" "$repo/tools/testing/vm/wire/udp-echo-b.sh"
 
 summary

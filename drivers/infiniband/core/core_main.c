@@ -13,11 +13,21 @@
 
 static int __init ib_core_init(void)
 {
-	return ib_devices_init();
+	int ret;
+
+	ret = ib_devices_init();
+	if (ret)
+		return ret;
+	ret = rdma_nl_init();
+	if (ret)
+		ib_devices_exit();
+	return ret;
 }
 
 static void __exit ib_core_exit(void)
 {
+	rdma_nl_exit();
+	rdma_links_exit();
 	ib_devices_exit();
 }
 

@@ -226,7 +226,7 @@ EXPORT_SYMBOL(ib_device_get_by_name);
  * The first registered device at or after *index, with a reference held;
  * *index is set to its index.  NULL when there is none.
  */
-static struct ib_device *get_next_registered(unsigned long *index)
+struct ib_device *ib_device_get_next(unsigned long *index)
 {
 	struct ib_device *dev;
 
@@ -250,7 +250,7 @@ int ib_for_each_device(int (*fn)(struct ib_device *dev, void *data), void *data)
 	int ret = 0;
 
 	for (;;) {
-		dev = get_next_registered(&index);
+		dev = ib_device_get_next(&index);
 		if (!dev)
 			return ret;
 		ret = fn(dev, data);
@@ -400,7 +400,7 @@ int ib_register_client(struct ib_client *client)
 	client->registered = true;
 
 	for (;;) {
-		dev = get_next_registered(&index);
+		dev = ib_device_get_next(&index);
 		if (!dev)
 			break;
 		ret = add_client_context(dev, client);
@@ -530,17 +530,19 @@ int ib_register_device(struct ib_device *dev, const char *name,
 	dev->state = IB_DEV_REGISTERED;
 	up_write(&devices_rwsem);
 
+	/*
+	 * A client that fails add() is simply not on this device; failing the
+	 * registration here would race with a concurrent unregistration of
+	 * the (already visible) device over who frees it.
+	 */
 	down_read(&clients_rwsem);
 	xa_for_each(&clients, id, client) {
 		ret = add_client_context(dev, client);
 		if (ret)
-			break;
+			dev_warn(&dev->dev, "client %s not added: %d\n",
+				 client->name, ret);
 	}
 	up_read(&clients_rwsem);
-	if (ret) {
-		ib_unregister_device(dev);
-		return ret;
-	}
 	return 0;
 }
 EXPORT_SYMBOL(ib_register_device);

@@ -3,11 +3,9 @@
 # kernel tree; upstream's modules are installed for modprobe), STACK, OUT.
 
 # Our modules in load order (paths relative to MODDIR).
-OUR_MODULES="drivers/infiniband/core/ib_core.ko"
-# Upstream's, by name, in load order (modprobe resolves dependencies), and
-# every upstream RDMA module in an order that can unload them.
+OUR_MODULES="drivers/infiniband/core/ib_core.ko drivers/infiniband/sw/rxe/rdma_rxe.ko"
+# Upstream's, by name, in load order (modprobe resolves dependencies).
 UPSTREAM_MODULES="ib_core ib_uverbs rdma_cm rdma_ucm rdma_rxe"
-UPSTREAM_UNLOAD="siw rdma_rxe rdma_ucm ib_uverbs rdma_cm iw_cm ib_cm ib_core"
 
 die() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -17,7 +15,7 @@ stack_load() {
 	case "$which" in
 	ours)
 		for m in $OUR_MODULES; do
-			lsmod | grep -q "^$(basename "$m" .ko) " && continue
+			grep -q "^$(basename "$m" .ko) " /proc/modules && continue
 			insmod "$MODDIR/$m" || return 1
 		done ;;
 	upstream)
@@ -29,17 +27,28 @@ stack_load() {
 	esac
 }
 
-# stack_unload: remove whichever stack is loaded, last loaded first.
+# stack_unload: remove whichever stack is loaded.  Ours and upstream's
+# modules share names, so one list in dependency order serves both.
+RDMA_UNLOAD_ORDER="siw rdma_rxe mlx_lite rdma_ucm ib_uverbs rdma_cm iw_cm ib_cm ib_core"
 stack_unload() {
-	local m mods=""
-	for m in $OUR_MODULES; do mods="$(basename "$m" .ko) $mods"; done
-	for m in $mods; do
-		lsmod | grep -q "^$m " && { rmmod "$m" || return 1; }
-	done
-	for m in $UPSTREAM_UNLOAD; do
-		lsmod | grep -q "^$m " && { modprobe -r "$m" || return 1; }
+	local m loaded
+	# one read of /proc/modules: lsmod costs seconds under TCG
+	loaded=" $(cut -d' ' -f1 /proc/modules | tr '\n' ' ') "
+	for m in $RDMA_UNLOAD_ORDER; do
+		case "$loaded" in *" $m "*) rmmod "$m" || return 1 ;; esac
 	done
 	return 0
+}
+
+# wire_eth0_up ADDR/PREFIX MAC: bring up the VM's wire NIC (run-vm --net)
+# with an address, after checking it has the expected MAC.
+wire_eth0_up() {
+	ip link set eth0 up || die "cannot bring eth0 up"
+	ip addr add "$1" dev eth0 || die "cannot add $1 to eth0"
+	ip -br link show eth0
+	ip -br addr show eth0
+	grep -qix "$2" /sys/class/net/eth0/address ||
+		die "eth0 has MAC $(cat /sys/class/net/eth0/address), expected $2"
 }
 
 # bpftrace_start OUTFILE PROGRAM: start bpftrace in the background and wait

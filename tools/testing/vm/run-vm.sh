@@ -65,6 +65,7 @@ while [ $# -gt 0 ]; do
 done
 
 [ -n "$kdir" ] || kdir=$("$here/build-kernel.sh" --dir)
+kdir=$(cd "$kdir" 2>/dev/null && pwd) || { echo "run-vm: no directory $kdir" >&2; exit 1; }
 bzimage=$kdir/arch/x86/boot/bzImage
 if [ ! -f "$kdir/.built" ] || [ ! -f "$bzimage" ]; then
 	echo "run-vm: no test kernel at $kdir; run 'make kernel' first" >&2
@@ -79,14 +80,21 @@ esac
 [ -n "$out" ] || out=$(mktemp -d /tmp/rdma-vm.XXXXXX)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/*.rc "$out"/*.dmesg "$out"/*.log "$out"/kmemleak.txt
+rm -f "$out"/*.rc "$out"/*.dmesg "$out"/*.log "$out"/*.reports "$out"/*.ktap \
+	"$out"/kmemleak.txt
 
 resolved=()
 if [ "$mode" = scenarios ]; then
 	[ ${#scenarios[@]} -gt 0 ] || { echo "run-vm: nothing to run" >&2; usage; }
 	for s in "${scenarios[@]}"; do
 		if [ -f "$s" ]; then
-			resolved+=("$(cd "$(dirname "$s")" && pwd)/$(basename "$s")")
+			s="$(cd "$(dirname "$s")" && pwd)/$(basename "$s")"
+			case "$s" in
+			/tmp/*|/run/*|/var/tmp/*|/dev/shm/*)
+				echo "run-vm: scenario $s is hidden in the guest (tmpfs there)" >&2
+				exit 2 ;;
+			esac
+			resolved+=("$s")
 		elif [ -f "$here/scenarios/$s.sh" ]; then
 			resolved+=("$here/scenarios/$s.sh")
 		else
@@ -154,8 +162,14 @@ esac
 
 echo "run-vm: booting ($stack stack, ${#resolved[@]} scenario(s), output in $out)"
 start=$(date +%s)
-timeout -k 10 "$run_timeout" "${qemu[@]}" </dev/null >"$console" 2>&1
+# QEMU runs in the background so that killing this script kills it too
+# (timeout puts it in a process group of its own).
+timeout -k 10 "$run_timeout" "${qemu[@]}" </dev/null >"$console" 2>&1 &
+qpid=$!
+trap 'kill "$qpid" 2>/dev/null; pkill -P "$qpid" 2>/dev/null; exit 130' INT TERM HUP
+wait "$qpid"
 qrc=$?
+trap - INT TERM HUP
 echo "run-vm: VM ran $(( $(date +%s) - start )) s (qemu rc $qrc)"
 
 fails=0

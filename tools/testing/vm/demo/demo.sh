@@ -4,17 +4,32 @@
 . "$REPO/tools/testing/vm/lib.sh"
 say() { printf '\n$ %s\n' "$*"; }
 
-say "insmod ib_core.ko"
+say "insmod ib_core.ko rdma_rxe.ko"
 stack_load ours || die "load"
 say "lsmod"
 lsmod
 say "grep ib_modify_qp_is_ok /proc/kallsyms"
 grep -w 'ib_modify_qp_is_ok' /proc/kallsyms
+say "rdma system show    (RDMA netlink answered by our ib_core)"
+rdma system show
+say "ip link add veth0 type veth peer name veth1; ip link set veth0 up; ip link set veth1 up"
+ip link add veth0 type veth peer name veth1 && ip link set veth0 up && ip link set veth1 up
+say "rdma link add rxe0 type rxe netdev veth0"
+rdma link add rxe0 type rxe netdev veth0
+say "rdma dev"
+rdma dev
+say "rdma link"
+rdma link
+say "ip link set veth1 down; rdma link    (the port follows the netdev)"
+ip link set veth1 down; rdma link
+say "rdma link delete rxe0; rdma dev"
+rdma link delete rxe0; rdma dev
+ip link del veth0
 say "KUnit suites"
 for ko in $(find "$MODDIR/drivers" -name '*_kunit.ko' | sort); do
 	dmesg -C
 	insmod "$ko" && rmmod "$(basename "$ko" .ko)"
 	dmesg | sed -n 's/^\[[ 0-9.]*\] //; /^# [a-z_]*: pass:/p; /^\s*not ok/p'
 done
-say "rmmod ib_core"
+say "rmmod rdma_rxe ib_core"
 stack_unload && echo "unloaded; kernel log clean: $(dmesg | grep -Ec 'WARNING|BUG|leak') reports"

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_rxe: module setup, "rdma link add NAME type rxe netdev IF", and the
+ * netdev notifier that follows the bound netdev.
+ *
+ * Lifetime (Documentation/rxe/index.rst): an rxe_dev is on rxe_dev_list
+ * from newlink until ops.dealloc_driver, which core calls exactly once,
+ * from whoever did the unregistration (netlink DELLINK, our notifier, or
+ * ib_unregister_driver() at module exit), right before it frees the
+ * memory.  Holding rxe_dev_mutex therefore keeps every listed rxe_dev's
+ * memory valid.  Lock order: RTNL (notifier) -> rxe_dev_mutex; nothing
+ * that unregisters a device is called with rxe_dev_mutex held, because
+ * dealloc_driver takes it.
+ */
+#include <linux/if_arp.h>
+#include <linux/if_vlan.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <rdma/rdma_netlink.h>
+
+#include "rxe.h"
+
+DEFINE_MUTEX(rxe_dev_mutex);
+static LIST_HEAD(rxe_dev_list);
+
+/* Caller holds rxe_dev_mutex. */
+static struct rxe_dev *rxe_find_locked(const struct net_device *ndev)
+{
+	struct rxe_dev *rxe;
+
+	list_for_each_entry(rxe, &rxe_dev_list, list)
+		if (rxe->ndev == ndev)
+			return rxe;
+	return NULL;
+}
+
+void rxe_dev_list_del(struct rxe_dev *rxe)
+{
+	mutex_lock(&rxe_dev_mutex);
+	list_del_init(&rxe->list);
+	mutex_unlock(&rxe_dev_mutex);
+}
+
+/*
+ * Take a use of the device bound to @ndev, or NULL.  A device that is not
+ * registered yet (newlink in progress) or already unregistering is not
+ * returned.
+ */
+static struct rxe_dev *rxe_get_by_netdev(const struct net_device *ndev)
+{
+	struct rxe_dev *rxe;
+
+	mutex_lock(&rxe_dev_mutex);
+	rxe = rxe_find_locked(ndev);
+	if (rxe && !ib_device_try_get(&rxe->ib_dev))
+		rxe = NULL;
+	mutex_unlock(&rxe_dev_mutex);
+	return rxe;
+}
+
+/* Undo a newlink whose registration failed: nobody else has seen it. */
+static void rxe_free_unregistered(struct rxe_dev *rxe)
+{
+	rxe_dev_list_del(rxe);
+	dev_put(rxe->ndev);
+	rxe->ndev = NULL;
+	ib_dealloc_device(&rxe->ib_dev);
+}
+
+static int rxe_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct rxe_dev *rxe;
+	bool gone;
+	int ret;
+
+	if (is_vlan_dev(ndev))
+		return -EPERM;
+	if (ndev->type != ARPHRD_ETHER)
+		return -EINVAL;
+
+	rxe = ib_alloc_device(rxe_dev, ib_dev);
+	if (!rxe)
+		return -ENOMEM;
+	dev_hold(ndev);
+	rxe_init_device(rxe, ndev);
+
+	/* check and insert at once: two racing newlinks on one netdev */
+	mutex_lock(&rxe_dev_mutex);
+	if (rxe_find_locked(ndev)) {
+		mutex_unlock(&rxe_dev_mutex);
+		dev_put(ndev);
+		rxe->ndev = NULL;
+		ib_dealloc_device(&rxe->ib_dev);
+		return -EEXIST;
+	}
+	list_add_tail(&rxe->list, &rxe_dev_list);
+	mutex_unlock(&rxe_dev_mutex);
+
+	/*
+	 * Once registered, the device can be deleted by someone else at any
+	 * moment (DELLINK, our notifier); keep its memory until we are done.
+	 */
+	get_device(&rxe->ib_dev.dev);
+	ret = ib_register_device(&rxe->ib_dev, ibdev_name, NULL);
+	if (ret) {
+		rxe_free_unregistered(rxe);
+		put_device(&rxe->ib_dev.dev);
+		return ret;
+	}
+
+	/*
+	 * The netdev may have been unregistered while we registered: its
+	 * NETDEV_UNREGISTER event then found the device not yet registered
+	 * and left it alone.  reg_state changes before that event is sent,
+	 * and the notifier looks the device up under rxe_dev_mutex, so
+	 * checking under the mutex here sees it either way.
+	 */
+	mutex_lock(&rxe_dev_mutex);
+	gone = READ_ONCE(ndev->reg_state) != NETREG_REGISTERED;
+	if (!gone)
+		rxe->port_state = rxe_port_state(ndev);
+	mutex_unlock(&rxe_dev_mutex);
+	if (gone) {
+		if (ib_device_try_get(&rxe->ib_dev))
+			ib_unregister_device_and_put(&rxe->ib_dev);
+		ret = -ENODEV;
+	}
+	put_device(&rxe->ib_dev.dev);
+	return ret;
+}
+
+static struct rdma_link_ops rxe_link_ops = {
+	.type = "rxe",
+	.newlink = rxe_newlink,
+};
+
+/* NETDEV_UP/DOWN/CHANGE: announce port state changes, not repeats. */
+static void rxe_port_event(struct net_device *ndev)
+{
+	enum ib_port_state state = rxe_port_state(ndev);
+	struct ib_event ev = {};
+	struct rxe_dev *rxe;
+
+	mutex_lock(&rxe_dev_mutex);
+	rxe = rxe_find_locked(ndev);
+	if (rxe && rxe->port_state != state) {
+		rxe->port_state = state;
+		ev.device = &rxe->ib_dev;
+		ev.event = state == IB_PORT_ACTIVE ? IB_EVENT_PORT_ACTIVE :
+						     IB_EVENT_PORT_ERR;
+		ev.element.port_num = RXE_PORT;
+		/* handlers run under a spinlock and do not sleep */
+		ib_dispatch_event(&ev);
+	}
+	mutex_unlock(&rxe_dev_mutex);
+}
+
+/*
+ * Runs under RTNL.  NETDEV_UNREGISTER waits in ib_unregister_device_and_put()
+ * until every user of the device is gone, with RTNL held (as upstream rxe
+ * does); a client that needs RTNL in its remove() would deadlock here.
+ */
+static int rxe_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(
+		(const struct netdev_notifier_info *)ptr);
+	struct rxe_dev *rxe;
+
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		rxe = rxe_get_by_netdev(ndev);
+		if (rxe)
+			ib_unregister_device_and_put(&rxe->ib_dev);
+		break;
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		rxe_port_event(ndev);
+		break;
+	default:
+		/* NETDEV_CHANGEMTU: query_port reads the MTU live */
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block rxe_netdev_nb = {
+	.notifier_call = rxe_netdev_event,
+};
+
+static int __init rxe_module_init(void)
+{
+	int ret;
+
+	ret = register_netdevice_notifier(&rxe_netdev_nb);
+	if (ret)
+		return ret;
+	rdma_link_register(&rxe_link_ops);
+	return 0;
+}
+
+/*
+ * Exit order, and why:
+ * 1. rdma_link_unregister(): no newlink starts from now on, and it
+ *    returns only once no newlink of ours is running (ib_core calls
+ *    newlink under its link-ops lock, which unregistering takes for
+ *    writing).
+ * 2. ib_unregister_driver(): unregisters and frees every device that is
+ *    still registered.  The notifier stays live meanwhile, so a netdev
+ *    that goes away now is still let go of (nobody waits for a netdev
+ *    reference that only this step would drop).
+ * 3. unregister_netdevice_notifier(): takes RTNL, so it also waits for a
+ *    notifier call that is unregistering a device right now (one that
+ *    ib_unregister_driver() skipped because it was already going away);
+ *    after it, no code of ours runs and the device list is empty.
+ */
+static void __exit rxe_module_exit(void)
+{
+	rdma_link_unregister(&rxe_link_ops);
+	ib_unregister_driver(RDMA_DRIVER_RXE);
+	unregister_netdevice_notifier(&rxe_netdev_nb);
+	WARN_ON(!list_empty(&rxe_dev_list));
+}
+
+module_init(rxe_module_init);
+module_exit(rxe_module_exit);
+
+MODULE_DESCRIPTION("Soft-RoCE (RoCEv2 over any Ethernet netdev): the device");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_ALIAS_RDMA_LINK("rxe");

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Pure helpers of the rxe device: no locks, no allocation, type-level
+ * headers only (also compiled as C++17 by tools/testing/unit).
+ */
+#include "rxe_param.h"
+
+unsigned int rxe_path_mtu_bytes(int code)
+{
+	if (code < RXE_PATH_MTU_256 || code > RXE_PATH_MTU_4096)
+		return 0;
+	/* code 1 is 256 bytes, each step doubles */
+	return 128U << code;
+}
+
+int rxe_path_mtu_from_netdev_mtu(unsigned int netdev_mtu)
+{
+	unsigned int payload;
+	int code;
+
+	if (netdev_mtu <= RXE_ROCE_V2_OVERHEAD)
+		return RXE_PATH_MTU_256;
+	payload = netdev_mtu - RXE_ROCE_V2_OVERHEAD;
+	for (code = RXE_PATH_MTU_4096; code > RXE_PATH_MTU_256; code--)
+		if (rxe_path_mtu_bytes(code) <= payload)
+			break;
+	return code;
+}
+
+u64 rxe_mac_to_eui64(const u8 *mac)
+{
+	u64 eui = 0;
+	int i;
+
+	/* upper three MAC bytes, then ff:fe, then the lower three */
+	for (i = 0; i < 3; i++)
+		eui = (eui << 8) | mac[i];
+	eui = (eui << 16) | 0xfffeU;
+	for (i = 3; i < RXE_MAC_LEN; i++)
+		eui = (eui << 8) | mac[i];
+	/* universal/local bit: bit 1 of the first byte */
+	return eui ^ (2ULL << 56);
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Soft-RoCE (rxe) device parameters and the pure helpers that derive port
+ * values from the bound netdev.  Type-level includes only: this header and
+ * rxe_param.c also build as C++ on the host (tools/testing/unit).
+ *
+ * The attribute values are those of Linux 6.1's rxe so that ibv_devinfo
+ * prints the same numbers (see /work/shared/docs/abi.md, section 10.1).
+ */
+#ifndef _RXE_PARAM_H
+#define _RXE_PARAM_H
+
+#include <linux/types.h>
+#include <uapi/rdma/ib_user_verbs.h>
+
+/* ---- identity ---------------------------------------------------------- */
+#define RXE_VENDOR_ID			0xFFFFFF
+#define RXE_VENDOR_PART_ID		0
+#define RXE_HW_VER			0
+#define RXE_FW_VER			0ULL
+#define RXE_NODE_DESC			"rxe"
+#define RXE_UVERBS_ABI_VER		2	/* librxe accepts 1..2 */
+
+/* ---- memory ------------------------------------------------------------- */
+#define RXE_MAX_MR_SIZE			0xFFFFFFFFFFFFFFFFULL
+#define RXE_PAGE_SIZE_CAP		0xFFFFF000ULL
+#define RXE_MAX_MR			524287
+#define RXE_MAX_MW			524287
+#define RXE_MAX_PD			1048576
+#define RXE_MAX_FAST_REG_PAGES		512
+
+/* ---- queues ------------------------------------------------------------- */
+#define RXE_MAX_QP			1048560
+#define RXE_MAX_QP_WR			1048576
+#define RXE_MAX_SGE			32
+#define RXE_MAX_SGE_RD			32
+#define RXE_MAX_CQ			1048576
+#define RXE_MAX_CQE			32767
+#define RXE_MAX_SRQ			917503
+#define RXE_MAX_SRQ_WR			1048576
+#define RXE_MAX_SRQ_SGE			27
+#define RXE_MAX_AH			32767
+
+/* ---- RDMA read / atomics ------------------------------------------------ */
+#define RXE_MAX_QP_RD_ATOM		128
+#define RXE_MAX_QP_INIT_RD_ATOM		128
+#define RXE_MAX_RES_RD_ATOM		258048
+#define RXE_ATOMIC_CAP			1	/* IB_ATOMIC_HCA */
+
+/* ---- multicast, partitions, timing -------------------------------------- */
+#define RXE_MAX_MCAST_GRP		8192
+#define RXE_MAX_MCAST_QP_ATTACH		56
+#define RXE_MAX_TOT_MCAST_QP_ATTACH	458752
+#define RXE_MAX_PKEYS			64
+#define RXE_LOCAL_CA_ACK_DELAY		15
+
+/* ibv_query_device() device_cap_flags (uapi bit numbers). */
+#define RXE_DEVICE_CAP_FLAGS					\
+	((u64)IB_UVERBS_DEVICE_BAD_PKEY_CNTR |			\
+	 (u64)IB_UVERBS_DEVICE_BAD_QKEY_CNTR |			\
+	 (u64)IB_UVERBS_DEVICE_AUTO_PATH_MIG |			\
+	 (u64)IB_UVERBS_DEVICE_CHANGE_PHY_PORT |		\
+	 (u64)IB_UVERBS_DEVICE_UD_AV_PORT_ENFORCE |		\
+	 (u64)IB_UVERBS_DEVICE_PORT_ACTIVE_EVENT |		\
+	 (u64)IB_UVERBS_DEVICE_SYS_IMAGE_GUID |			\
+	 (u64)IB_UVERBS_DEVICE_RC_RNR_NAK_GEN |			\
+	 (u64)IB_UVERBS_DEVICE_SRQ_RESIZE |			\
+	 (u64)IB_UVERBS_DEVICE_MEM_MGT_EXTENSIONS |		\
+	 (u64)IB_UVERBS_DEVICE_MEM_WINDOW |			\
+	 (u64)IB_UVERBS_DEVICE_MEM_WINDOW_TYPE_2B)
+
+/* ---- the one port -------------------------------------------------------- */
+#define RXE_PORT			1
+#define RXE_GID_TBL_LEN			1024
+#define RXE_PKEY_TBL_LEN		1
+#define RXE_PORT_CAP_FLAGS		0x00010000	/* CM_SUP */
+#define RXE_MAX_MSG_SZ			0x800000
+#define RXE_MAX_VL_NUM			1
+#define RXE_MAX_MAD_SIZE		256
+#define RXE_ACTIVE_WIDTH		1	/* IB_WIDTH_1X */
+#define RXE_ACTIVE_SPEED		32	/* IB_SPEED_EDR */
+
+/*
+ * IBTA path MTU codes, the same numbers as enum ib_mtu in <rdma/ib_device.h>
+ * (rxe_verbs.c asserts that they agree).
+ */
+#define RXE_PATH_MTU_256		1
+#define RXE_PATH_MTU_512		2
+#define RXE_PATH_MTU_1024		3
+#define RXE_PATH_MTU_2048		4
+#define RXE_PATH_MTU_4096		5
+
+/*
+ * Largest RoCEv2 header stack around an IB payload inside one Ethernet
+ * frame (the Ethernet header itself is not part of the netdev MTU):
+ * IPv6 (the larger of the two IP headers), UDP, BTH, the largest extended
+ * transport header (AtomicETH), and the invariant CRC.
+ */
+#define RXE_IPV6_HDR_LEN		40
+#define RXE_UDP_HDR_LEN			8
+#define RXE_BTH_LEN			12
+#define RXE_MAX_ETH_LEN			28
+#define RXE_ICRC_LEN			4
+#define RXE_ROCE_V2_OVERHEAD						\
+	(RXE_IPV6_HDR_LEN + RXE_UDP_HDR_LEN + RXE_BTH_LEN +		\
+	 RXE_MAX_ETH_LEN + RXE_ICRC_LEN)
+
+#define RXE_MAC_LEN			6
+
+/*
+ * Largest path MTU code whose payload plus RXE_ROCE_V2_OVERHEAD fits in a
+ * netdev MTU of @netdev_mtu bytes; RXE_PATH_MTU_256 when even 256 does not
+ * fit (the smallest code there is).
+ */
+int rxe_path_mtu_from_netdev_mtu(unsigned int netdev_mtu);
+
+/* Payload bytes of a path MTU code (256..4096); 0 for an invalid code. */
+unsigned int rxe_path_mtu_bytes(int code);
+
+/*
+ * Modified EUI-64 of a 48-bit MAC: U/L bit flipped, ff:fe inserted in the
+ * middle.  Returned as the number whose big-endian encoding is the EUI-64
+ * (52:54:00:12:34:56 -> 0x505400fffe123456); cpu_to_be64() it for a GUID.
+ */
+u64 rxe_mac_to_eui64(const u8 *mac);
+
+#endif /* _RXE_PARAM_H */

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rxe device attributes and the ib_device_ops that report them.  Port
+ * values are read live from the netdev, so MTU and carrier changes need
+ * nothing stored.
+ */
+#include <linux/build_bug.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/string.h>
+#include <uapi/rdma/ib_user_ioctl_verbs.h>
+
+#include "rxe.h"
+
+static_assert(RXE_PATH_MTU_256 == IB_MTU_256);
+static_assert(RXE_PATH_MTU_1024 == IB_MTU_1024);
+static_assert(RXE_PATH_MTU_4096 == IB_MTU_4096);
+
+enum ib_port_state rxe_port_state(struct net_device *ndev)
+{
+	return netif_running(ndev) && netif_carrier_ok(ndev) ?
+		IB_PORT_ACTIVE : IB_PORT_DOWN;
+}
+
+static int rxe_query_device(struct ib_device *ib_dev,
+			    struct ib_device_attr *attr, struct ib_udata *udata)
+{
+	*attr = ib_dev->attrs;
+	return 0;
+}
+
+static int rxe_query_port(struct ib_device *ib_dev, u32 port,
+			  struct ib_port_attr *attr)
+{
+	struct net_device *ndev = to_rdev(ib_dev)->ndev;
+	bool running = netif_running(ndev);
+
+	attr->state = rxe_port_state(ndev);
+	if (attr->state == IB_PORT_ACTIVE)
+		attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	else if (running)
+		attr->phys_state = IB_PORT_PHYS_STATE_POLLING;
+	else
+		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
+	attr->active_width = RXE_ACTIVE_WIDTH;
+	attr->active_speed = RXE_ACTIVE_SPEED;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = (enum ib_mtu)
+		rxe_path_mtu_from_netdev_mtu(READ_ONCE(ndev->mtu));
+	attr->phys_mtu = rxe_path_mtu_bytes(IB_MTU_4096);
+	attr->max_msg_sz = RXE_MAX_MSG_SZ;
+	attr->gid_tbl_len = RXE_GID_TBL_LEN;
+	attr->pkey_tbl_len = RXE_PKEY_TBL_LEN;
+	attr->ip_gids = 1;
+	attr->port_cap_flags = RXE_PORT_CAP_FLAGS;
+	attr->max_vl_num = RXE_MAX_VL_NUM;
+	return 0;
+}
+
+static int rxe_get_port_immutable(struct ib_device *ib_dev, u32 port,
+				  struct ib_port_immutable *immutable)
+{
+	immutable->pkey_tbl_len = RXE_PKEY_TBL_LEN;
+	immutable->gid_tbl_len = RXE_GID_TBL_LEN;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	immutable->max_mad_size = RXE_MAX_MAD_SIZE;
+	return 0;
+}
+
+static enum rdma_link_layer rxe_get_link_layer(struct ib_device *ib_dev,
+					       u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static struct net_device *rxe_get_netdev(struct ib_device *ib_dev, u32 port)
+{
+	struct net_device *ndev = to_rdev(ib_dev)->ndev;
+
+	dev_hold(ndev);
+	return ndev;
+}
+
+/* Last use of the device: core frees the memory right after. */
+static void rxe_dealloc_driver(struct ib_device *ib_dev)
+{
+	struct rxe_dev *rxe = to_rdev(ib_dev);
+
+	rxe_dev_list_del(rxe);
+	dev_put(rxe->ndev);
+	rxe->ndev = NULL;
+}
+
+static const struct ib_device_ops rxe_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = RXE_UVERBS_ABI_VER,
+	.query_device = rxe_query_device,
+	.query_port = rxe_query_port,
+	.get_port_immutable = rxe_get_port_immutable,
+	.get_link_layer = rxe_get_link_layer,
+	.get_netdev = rxe_get_netdev,
+	.dealloc_driver = rxe_dealloc_driver,
+};
+
+static void rxe_init_attrs(struct ib_device_attr *a, __be64 guid)
+{
+	memset(a, 0, sizeof(*a));
+	a->fw_ver = RXE_FW_VER;
+	a->sys_image_guid = guid;
+	a->vendor_id = RXE_VENDOR_ID;
+	a->vendor_part_id = RXE_VENDOR_PART_ID;
+	a->hw_ver = RXE_HW_VER;
+	a->device_cap_flags = RXE_DEVICE_CAP_FLAGS;
+	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	a->max_mr_size = RXE_MAX_MR_SIZE;
+	a->page_size_cap = RXE_PAGE_SIZE_CAP;
+	a->max_mr = RXE_MAX_MR;
+	a->max_mw = RXE_MAX_MW;
+	a->max_pd = RXE_MAX_PD;
+	a->max_fast_reg_page_list_len = RXE_MAX_FAST_REG_PAGES;
+	a->max_qp = RXE_MAX_QP;
+	a->max_qp_wr = RXE_MAX_QP_WR;
+	a->max_send_sge = RXE_MAX_SGE;
+	a->max_recv_sge = RXE_MAX_SGE;
+	a->max_sge_rd = RXE_MAX_SGE_RD;
+	a->max_cq = RXE_MAX_CQ;
+	a->max_cqe = RXE_MAX_CQE;
+	a->max_srq = RXE_MAX_SRQ;
+	a->max_srq_wr = RXE_MAX_SRQ_WR;
+	a->max_srq_sge = RXE_MAX_SRQ_SGE;
+	a->max_ah = RXE_MAX_AH;
+	a->max_qp_rd_atom = RXE_MAX_QP_RD_ATOM;
+	a->max_qp_init_rd_atom = RXE_MAX_QP_INIT_RD_ATOM;
+	a->max_res_rd_atom = RXE_MAX_RES_RD_ATOM;
+	a->atomic_cap = RXE_ATOMIC_CAP;
+	a->max_mcast_grp = RXE_MAX_MCAST_GRP;
+	a->max_mcast_qp_attach = RXE_MAX_MCAST_QP_ATTACH;
+	a->max_total_mcast_qp_attach = RXE_MAX_TOT_MCAST_QP_ATTACH;
+	a->max_pkeys = RXE_MAX_PKEYS;
+	a->local_ca_ack_delay = RXE_LOCAL_CA_ACK_DELAY;
+}
+
+/* Everything but registration: identity, attributes and ops from @ndev. */
+void rxe_init_device(struct rxe_dev *rxe, struct net_device *ndev)
+{
+	struct ib_device *ib_dev = &rxe->ib_dev;
+	__be64 guid = cpu_to_be64(rxe_mac_to_eui64(ndev->dev_addr));
+
+	rxe->ndev = ndev;
+	INIT_LIST_HEAD(&rxe->list);
+	rxe->port_state = rxe_port_state(ndev);
+
+	ib_set_device_ops(ib_dev, &rxe_dev_ops);
+	ib_dev->node_type = RDMA_NODE_IB_CA;
+	ib_dev->phys_port_cnt = 1;
+	ib_dev->node_guid = guid;
+	strscpy(ib_dev->node_desc, RXE_NODE_DESC, sizeof(ib_dev->node_desc));
+	rxe_init_attrs(&ib_dev->attrs, guid);
+}
