@@ -147,7 +147,8 @@ shell)
 cmd)
 	# the serial console is shown live: the command's output plus any
 	# kernel message of warning level or worse
-	timeout -k 10 "$run_timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$console" |
+	# --foreground: Ctrl-C at the terminal reaches QEMU too
+	timeout --foreground -k 10 "$run_timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$console" |
 		grep -v -e '^\s*$' -e 'SeaBIOS\|iPXE\|Booting from ROM'
 	qrc=${PIPESTATUS[0]}
 	rc=$(cat "$out/cmd.rc" 2>/dev/null || echo 125)
