@@ -18,6 +18,7 @@
 #include <linux/netdevice.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/rdma_netlink.h>
+#include <rdma/ib_port_types.h>
 
 #define IB_DEVICE_NAME_MAX	64
 
@@ -31,23 +32,6 @@ enum rdma_link_layer {
 	IB_LINK_LAYER_INFINIBAND = 1,
 	IB_LINK_LAYER_ETHERNET = 2,
 };
-
-/* Logical port state (IBTA PortInfo:PortState), numbered from NOP = 0. */
-enum ib_port_state {
-	IB_PORT_NOP, IB_PORT_DOWN, IB_PORT_INIT, IB_PORT_ARMED, IB_PORT_ACTIVE,
-	IB_PORT_ACTIVE_DEFER
-};
-
-/* Physical port state (IBTA PortInfo:PortPhysicalState), from SLEEP = 1. */
-enum ib_port_phys_state {
-	IB_PORT_PHYS_STATE_SLEEP = 1, IB_PORT_PHYS_STATE_POLLING,
-	IB_PORT_PHYS_STATE_DISABLED, IB_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING,
-	IB_PORT_PHYS_STATE_LINK_UP, IB_PORT_PHYS_STATE_LINK_ERROR_RECOVERY,
-	IB_PORT_PHYS_STATE_PHY_TEST
-};
-
-/* Path MTU codes, IBTA 9.7.3 (the user ABI uses the same numbers). */
-enum ib_mtu { IB_MTU_256 = 1, IB_MTU_512, IB_MTU_1024, IB_MTU_2048, IB_MTU_4096 };
 
 /* Port protocol capabilities (ib_port_immutable.core_cap_flags). */
 #define RDMA_CORE_CAP_PROT_IB		0x00100000

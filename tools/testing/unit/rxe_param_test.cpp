@@ -13,38 +13,38 @@
 namespace {
 
 TEST(RxePathMtu, Bytes) {
-  EXPECT_EQ(rxe_path_mtu_bytes(RXE_PATH_MTU_256), 256u);
-  EXPECT_EQ(rxe_path_mtu_bytes(RXE_PATH_MTU_512), 512u);
-  EXPECT_EQ(rxe_path_mtu_bytes(RXE_PATH_MTU_1024), 1024u);
-  EXPECT_EQ(rxe_path_mtu_bytes(RXE_PATH_MTU_2048), 2048u);
-  EXPECT_EQ(rxe_path_mtu_bytes(RXE_PATH_MTU_4096), 4096u);
+  EXPECT_EQ(rxe_path_mtu_bytes(IB_MTU_256), 256u);
+  EXPECT_EQ(rxe_path_mtu_bytes(IB_MTU_512), 512u);
+  EXPECT_EQ(rxe_path_mtu_bytes(IB_MTU_1024), 1024u);
+  EXPECT_EQ(rxe_path_mtu_bytes(IB_MTU_2048), 2048u);
+  EXPECT_EQ(rxe_path_mtu_bytes(IB_MTU_4096), 4096u);
   EXPECT_EQ(rxe_path_mtu_bytes(0), 0u);
   EXPECT_EQ(rxe_path_mtu_bytes(6), 0u);
   EXPECT_EQ(rxe_path_mtu_bytes(-1), 0u);
 }
 
 TEST(RxePathMtu, StandardEthernet) {
-  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(1500), RXE_PATH_MTU_1024);
+  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(1500), IB_MTU_1024);
 }
 
 TEST(RxePathMtu, JumboFrames) {
-  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(9000), RXE_PATH_MTU_4096);
-  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(65535), RXE_PATH_MTU_4096);
-  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(0xffffffffu), RXE_PATH_MTU_4096);
+  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(9000), IB_MTU_4096);
+  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(65535), IB_MTU_4096);
+  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(0xffffffffu), IB_MTU_4096);
 }
 
 TEST(RxePathMtu, TinyMtusGiveSmallestCode) {
-  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(0), RXE_PATH_MTU_256);
-  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(1), RXE_PATH_MTU_256);
-  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(68), RXE_PATH_MTU_256);
+  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(0), IB_MTU_256);
+  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(1), IB_MTU_256);
+  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(68), IB_MTU_256);
   EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(RXE_ROCE_V2_OVERHEAD),
-            RXE_PATH_MTU_256);
-  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(576), RXE_PATH_MTU_256);
+            IB_MTU_256);
+  EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(576), IB_MTU_256);
 }
 
 // Each code is reached exactly when its payload plus the overhead fits.
 TEST(RxePathMtu, Boundaries) {
-  for (int code = RXE_PATH_MTU_512; code <= RXE_PATH_MTU_4096; code++) {
+  for (int code = IB_MTU_512; code <= IB_MTU_4096; code++) {
     unsigned int edge = rxe_path_mtu_bytes(code) + RXE_ROCE_V2_OVERHEAD;
     EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(edge), code) << edge;
     EXPECT_EQ(rxe_path_mtu_from_netdev_mtu(edge - 1), code - 1) << edge;
@@ -57,8 +57,8 @@ TEST(RxePathMtu, Monotonic) {
   for (unsigned int mtu = 1; mtu <= 10000; mtu++) {
     int cur = rxe_path_mtu_from_netdev_mtu(mtu);
     ASSERT_GE(cur, prev) << mtu;
-    ASSERT_GE(cur, RXE_PATH_MTU_256);
-    ASSERT_LE(cur, RXE_PATH_MTU_4096);
+    ASSERT_GE(cur, IB_MTU_256);
+    ASSERT_LE(cur, IB_MTU_4096);
     prev = cur;
   }
 }

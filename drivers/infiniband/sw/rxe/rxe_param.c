@@ -7,24 +7,24 @@
 
 unsigned int rxe_path_mtu_bytes(int code)
 {
-	if (code < RXE_PATH_MTU_256 || code > RXE_PATH_MTU_4096)
+	if (code < IB_MTU_256 || code > IB_MTU_4096)
 		return 0;
 	/* code 1 is 256 bytes, each step doubles */
 	return 128U << code;
 }
 
-int rxe_path_mtu_from_netdev_mtu(unsigned int netdev_mtu)
+enum ib_mtu rxe_path_mtu_from_netdev_mtu(unsigned int netdev_mtu)
 {
 	unsigned int payload;
 	int code;
 
 	if (netdev_mtu <= RXE_ROCE_V2_OVERHEAD)
-		return RXE_PATH_MTU_256;
+		return IB_MTU_256;
 	payload = netdev_mtu - RXE_ROCE_V2_OVERHEAD;
-	for (code = RXE_PATH_MTU_4096; code > RXE_PATH_MTU_256; code--)
+	for (code = IB_MTU_4096; code > IB_MTU_256; code--)
 		if (rxe_path_mtu_bytes(code) <= payload)
 			break;
-	return code;
+	return (enum ib_mtu)code;
 }
 
 u64 rxe_mac_to_eui64(const u8 *mac)

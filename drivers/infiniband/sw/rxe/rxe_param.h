@@ -12,6 +12,7 @@
 
 #include <linux/types.h>
 #include <uapi/rdma/ib_user_verbs.h>
+#include <rdma/ib_port_types.h>
 
 /* ---- identity ---------------------------------------------------------- */
 #define RXE_VENDOR_ID			0xFFFFFF
@@ -81,16 +82,6 @@
 #define RXE_ACTIVE_SPEED		32	/* IB_SPEED_EDR */
 
 /*
- * IBTA path MTU codes, the same numbers as enum ib_mtu in <rdma/ib_device.h>
- * (rxe_verbs.c asserts that they agree).
- */
-#define RXE_PATH_MTU_256		1
-#define RXE_PATH_MTU_512		2
-#define RXE_PATH_MTU_1024		3
-#define RXE_PATH_MTU_2048		4
-#define RXE_PATH_MTU_4096		5
-
-/*
  * Largest RoCEv2 header stack around an IB payload inside one Ethernet
  * frame (the Ethernet header itself is not part of the netdev MTU):
  * IPv6 (the larger of the two IP headers), UDP, BTH, the largest extended
@@ -109,10 +100,10 @@
 
 /*
  * Largest path MTU code whose payload plus RXE_ROCE_V2_OVERHEAD fits in a
- * netdev MTU of @netdev_mtu bytes; RXE_PATH_MTU_256 when even 256 does not
+ * netdev MTU of @netdev_mtu bytes; IB_MTU_256 when even 256 does not
  * fit (the smallest code there is).
  */
-int rxe_path_mtu_from_netdev_mtu(unsigned int netdev_mtu);
+enum ib_mtu rxe_path_mtu_from_netdev_mtu(unsigned int netdev_mtu);
 
 /* Payload bytes of a path MTU code (256..4096); 0 for an invalid code. */
 unsigned int rxe_path_mtu_bytes(int code);

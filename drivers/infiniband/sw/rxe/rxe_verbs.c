@@ -12,9 +12,6 @@
 
 #include "rxe.h"
 
-static_assert(RXE_PATH_MTU_256 == IB_MTU_256);
-static_assert(RXE_PATH_MTU_1024 == IB_MTU_1024);
-static_assert(RXE_PATH_MTU_4096 == IB_MTU_4096);
 
 enum ib_port_state rxe_port_state(struct net_device *ndev)
 {
