@@ -16,6 +16,8 @@
 #include <linux/list.h>
 #include <linux/xarray.h>
 #include <linux/netdevice.h>
+#include <linux/mutex.h>
+#include <net/net_namespace.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/rdma_netlink.h>
 #include <rdma/ib_port_types.h>
@@ -32,6 +34,9 @@ enum rdma_link_layer {
 	IB_LINK_LAYER_INFINIBAND = 1,
 	IB_LINK_LAYER_ETHERNET = 2,
 };
+
+/* IANA-assigned UDP destination port of RoCEv2 */
+#define ROCE_V2_UDP_DPORT	4791
 
 /* Port protocol capabilities (ib_port_immutable.core_cap_flags). */
 #define RDMA_CORE_CAP_PROT_IB		0x00100000
@@ -113,6 +118,10 @@ struct ib_port_attr {
 /* ibv_query_device()'s answer, grouped by topic. */
 /* ib_device_attr.kernel_cap_flags */
 #define IBK_ALLOW_USER_UNREG	(1ULL << 0)	/* "rdma link delete" may remove it */
+/* "rdma dev set DEV netns NS" may move it (exclusive mode only) */
+#define IBK_ALLOW_NETNS_CHANGE	(1ULL << 1)
+/* lives in its netdev's namespace and follows it (rxe); users cannot move it */
+#define IBK_NETNS_FOLLOWS_NETDEV (1ULL << 2)
 
 struct ib_device_attr {
 	/* identity */
@@ -142,6 +151,24 @@ struct ib_device_attr {
 	u8 local_ca_ack_delay;
 };
 
+/* Resource types counted per device ("rdma res"); upstream's numbering. */
+enum rdma_restrack_type {
+	RDMA_RESTRACK_PD,
+	RDMA_RESTRACK_CQ,
+	RDMA_RESTRACK_QP,
+	RDMA_RESTRACK_CM_ID,
+	RDMA_RESTRACK_MR,
+	RDMA_RESTRACK_CTX,
+	RDMA_RESTRACK_COUNTER,
+	RDMA_RESTRACK_SRQ,
+	RDMA_RESTRACK_MAX
+};
+
+/* One hardware counter of a port ("rdma statistic", sysfs hw_counters). */
+struct rdma_stat_desc {
+	const char *name;
+};
+
 /*
  * What a driver implements.  Only the ops a driver supports are set; core
  * checks for NULL before calling and refuses registration without the
@@ -161,6 +188,14 @@ struct ib_device_ops {
 	enum rdma_link_layer (*get_link_layer)(struct ib_device *dev, u32 port);
 	/* Returns a held reference (dev_put() it) or NULL. */
 	struct net_device *(*get_netdev)(struct ib_device *dev, u32 port);
+	/*
+	 * Port counters: names (port_stats[0..num_port_stats-1]) and their
+	 * current values, written to @values in the same order.
+	 */
+	const struct rdma_stat_desc *port_stats;
+	u32 num_port_stats;
+	int (*get_hw_stats)(struct ib_device *dev, u32 port, u64 *values,
+			    u32 num);
 	/* Called once, after the last client is gone, before memory is freed. */
 	void (*dealloc_driver)(struct ib_device *dev);
 };
@@ -177,6 +212,7 @@ enum ib_device_state {
 	IB_DEV_ALLOCATED,
 	IB_DEV_REGISTERED,
 	IB_DEV_UNREGISTERING,
+	IB_DEV_MOVING,		/* out of service while changing namespace */
 };
 
 struct ib_device {
@@ -195,10 +231,24 @@ struct ib_device {
 	refcount_t refcount;
 	struct completion unreg_completion;
 	enum ib_device_state state;
+	/* Serialises unregistration with namespace moves. */
+	struct mutex unreg_mutex;
+	/*
+	 * The namespace the device lives in (init_net unless the driver says
+	 * otherwise before registering).  Changes only while the device is
+	 * MOVING, i.e. with no users, so a use holder sees it stable.
+	 */
+	possible_net_t net;
+	/* sysfs directories in other namespaces (shared mode); netns.c */
+	struct list_head compat_devs;
+	bool compat_ready;
 
 	/* Clients' per-device data, by client id; under client_data_rwsem. */
 	struct rw_semaphore client_data_rwsem;
 	struct xarray client_data;
+
+	/* Objects per type, for "rdma res"; rdma_restrack_add()/_del(). */
+	atomic_t res_count[RDMA_RESTRACK_MAX];
 
 	spinlock_t event_handler_lock;
 	struct list_head event_handler_list;
@@ -232,6 +282,7 @@ void ib_unregister_driver(enum rdma_driver_id driver_id);
 int ib_device_rename(struct ib_device *device, const char *name);
 
 bool ib_device_try_get(struct ib_device *device);
+struct ib_device *ib_device_get_by_index_net(const struct net *net, u32 index);
 void ib_device_put(struct ib_device *device);
 struct ib_device *ib_device_get_by_index(u32 index);
 struct ib_device *ib_device_get_by_name(const char *name,
@@ -258,6 +309,44 @@ int ib_query_port(struct ib_device *device, u32 port, struct ib_port_attr *attr)
 int ib_query_device(struct ib_device *device, struct ib_device_attr *attr);
 enum rdma_link_layer rdma_port_get_link_layer(struct ib_device *device, u32 port);
 struct net_device *ib_device_get_netdev(struct ib_device *device, u32 port);
+
+static inline void rdma_restrack_add(struct ib_device *device,
+				     enum rdma_restrack_type type)
+{
+	atomic_inc(&device->res_count[type]);
+}
+
+static inline void rdma_restrack_del(struct ib_device *device,
+				     enum rdma_restrack_type type)
+{
+	atomic_dec(&device->res_count[type]);
+}
+
+/* ---- namespaces (Documentation/core/netns.rst) ---- */
+
+static inline struct net *rdma_dev_net(const struct ib_device *device)
+{
+	return read_pnet(&device->net);
+}
+
+/* Before ib_register_device(): the namespace the device is born in. */
+static inline void rdma_dev_set_net(struct ib_device *device, struct net *net)
+{
+	write_pnet(&device->net, net);
+}
+
+/* May @net see @device?  Shared mode: always; exclusive: its own only. */
+bool rdma_dev_access_netns(const struct ib_device *device,
+			   const struct net *net);
+bool rdma_netns_shared(void);
+/* "rdma system set netns shared|exclusive"; -EBUSY while other netns exist */
+int rdma_set_netns_shared(bool shared);
+/*
+ * Move a registered device to @net, consuming the caller's use (as
+ * ib_unregister_device_and_put does): clients are removed, users waited
+ * for, the device re-appears in @net with clients added again.
+ */
+int ib_device_move_net_put(struct ib_device *device, struct net *net);
 
 static inline bool rdma_is_port_valid(const struct ib_device *device, u32 port)
 {

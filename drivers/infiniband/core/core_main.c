@@ -18,9 +18,18 @@ static int __init ib_core_init(void)
 	ret = ib_devices_init();
 	if (ret)
 		return ret;
+	ret = rdma_netns_init_module();
+	if (ret)
+		goto err_devices;
 	ret = rdma_nl_init();
 	if (ret)
-		ib_devices_exit();
+		goto err_netns;
+	return 0;
+
+err_netns:
+	rdma_netns_exit_module();
+err_devices:
+	ib_devices_exit();
 	return ret;
 }
 
@@ -28,6 +37,7 @@ static void __exit ib_core_exit(void)
 {
 	rdma_nl_exit();
 	rdma_links_exit();
+	rdma_netns_exit_module();
 	ib_devices_exit();
 }
 

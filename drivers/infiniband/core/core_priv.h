@@ -13,6 +13,26 @@ int ib_devices_init(void);
 void ib_devices_exit(void);
 int ib_device_check_name(const char *name);
 struct ib_device *ib_device_get_next(unsigned long *index);
+struct ib_device *ib_device_get_next_any(unsigned long *index);
+
+/* netns.c */
+const void *ib_class_namespace(struct device *d);
+void ib_compat_devs_add(struct ib_device *ibdev);
+void ib_compat_devs_del(struct ib_device *ibdev);
+int rdma_netns_init_module(void);
+void rdma_netns_exit_module(void);
+
+/* sysfs.c: the attributes of a device, also shown by its compat dirs */
+static inline int ib_sysfs_compat_add(struct ib_device *ibdev,
+				      struct device *cdev)
+{
+	return 0;
+}
+
+static inline void ib_sysfs_compat_del(struct ib_device *ibdev,
+				       struct device *cdev)
+{
+}
 
 /* netlink.c / nldev.c */
 #define RDMA_NL_ADMIN	0x1	/* needs CAP_NET_ADMIN */

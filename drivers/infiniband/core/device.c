@@ -43,13 +43,17 @@ static void ib_device_release(struct device *d)
 	struct ib_device *dev = container_of(d, struct ib_device, dev);
 
 	xa_destroy(&dev->client_data);
+	mutex_destroy(&dev->unreg_mutex);
 	kfree(dev->port_data);
 	kfree(dev);
 }
 
+/* Tagged by namespace: a device's directory shows in its own (netns.c). */
 struct class ib_class = {
 	.name = "infiniband",
 	.dev_release = ib_device_release,
+	.ns_type = &net_ns_type_operations,
+	.namespace = ib_class_namespace,
 };
 
 struct ib_device *_ib_alloc_device(size_t size)
@@ -68,10 +72,13 @@ struct ib_device *_ib_alloc_device(size_t size)
 	dev->state = IB_DEV_ALLOCATED;
 	refcount_set(&dev->refcount, 0);
 	init_completion(&dev->unreg_completion);
+	mutex_init(&dev->unreg_mutex);
+	rdma_dev_set_net(dev, &init_net);
 	init_rwsem(&dev->client_data_rwsem);
 	xa_init_flags(&dev->client_data, XA_FLAGS_ALLOC);
 	spin_lock_init(&dev->event_handler_lock);
 	INIT_LIST_HEAD(&dev->event_handler_list);
+	INIT_LIST_HEAD(&dev->compat_devs);
 	return dev;
 }
 EXPORT_SYMBOL(_ib_alloc_device);
@@ -153,6 +160,7 @@ int ib_device_rename(struct ib_device *dev, const char *name)
 
 	if (strchr(name, '%'))
 		return -EINVAL;
+	mutex_lock(&dev->unreg_mutex);
 	down_write(&devices_rwsem);
 	if (dev->state != IB_DEV_REGISTERED) {
 		ret = -ENODEV;
@@ -172,8 +180,17 @@ int ib_device_rename(struct ib_device *dev, const char *name)
 	ret = device_rename(&dev->dev, name);
 	if (!ret)
 		strscpy(dev->name, name, sizeof(dev->name));
+	up_write(&devices_rwsem);
+	if (!ret) {
+		/* the other namespaces' directories get the new name too */
+		ib_compat_devs_del(dev);
+		ib_compat_devs_add(dev);
+	}
+	mutex_unlock(&dev->unreg_mutex);
+	return ret;
 out:
 	up_write(&devices_rwsem);
+	mutex_unlock(&dev->unreg_mutex);
 	return ret;
 }
 EXPORT_SYMBOL(ib_device_rename);
@@ -206,6 +223,19 @@ struct ib_device *ib_device_get_by_index(u32 index)
 }
 EXPORT_SYMBOL(ib_device_get_by_index);
 
+/* As ib_device_get_by_index(), but only a device @net may see. */
+struct ib_device *ib_device_get_by_index_net(const struct net *net, u32 index)
+{
+	struct ib_device *dev = ib_device_get_by_index(index);
+
+	if (dev && !rdma_dev_access_netns(dev, net)) {
+		ib_device_put(dev);
+		dev = NULL;
+	}
+	return dev;
+}
+EXPORT_SYMBOL(ib_device_get_by_index_net);
+
 struct ib_device *ib_device_get_by_name(const char *name,
 					enum rdma_driver_id driver_id)
 {
@@ -235,6 +265,23 @@ struct ib_device *ib_device_get_next(unsigned long *index)
 	while (dev && (dev->state != IB_DEV_REGISTERED || !ib_device_try_get(dev)))
 		dev = (struct ib_device *)xa_find_after(&devices, index, ULONG_MAX,
 							XA_PRESENT);
+	up_read(&devices_rwsem);
+	return dev;
+}
+
+/*
+ * The first device in the table at or after *index in any state, with
+ * only its memory held (put_device()).  For walks that must also see
+ * devices being registered or unregistered.
+ */
+struct ib_device *ib_device_get_next_any(unsigned long *index)
+{
+	struct ib_device *dev;
+
+	down_read(&devices_rwsem);
+	dev = (struct ib_device *)xa_find(&devices, index, ULONG_MAX, XA_PRESENT);
+	if (dev)
+		get_device(&dev->dev);
 	up_read(&devices_rwsem);
 	return dev;
 }
@@ -485,11 +532,30 @@ static int setup_ports(struct ib_device *dev)
 	return 0;
 }
 
-int ib_register_device(struct ib_device *dev, const char *name,
-		       struct device *dma_device)
+/*
+ * A client that fails add() is simply not on this device; failing the
+ * registration (or a move) here would race with a concurrent
+ * unregistration of the (already visible) device over who frees it.
+ */
+static void add_all_clients(struct ib_device *dev)
 {
 	struct ib_client *client;
 	unsigned long id;
+	int ret;
+
+	down_read(&clients_rwsem);
+	xa_for_each(&clients, id, client) {
+		ret = add_client_context(dev, client);
+		if (ret)
+			dev_warn(&dev->dev, "client %s not added: %d\n",
+				 client->name, ret);
+	}
+	up_read(&clients_rwsem);
+}
+
+int ib_register_device(struct ib_device *dev, const char *name,
+		       struct device *dma_device)
+{
 	int ret;
 
 	if (!dev->ops.query_device || !dev->ops.query_port ||
@@ -523,6 +589,7 @@ int ib_register_device(struct ib_device *dev, const char *name,
 		up_write(&devices_rwsem);
 		return ret;
 	}
+	ib_compat_devs_add(dev);
 
 	reinit_completion(&dev->unreg_completion);
 	refcount_set(&dev->refcount, 1);
@@ -530,19 +597,7 @@ int ib_register_device(struct ib_device *dev, const char *name,
 	dev->state = IB_DEV_REGISTERED;
 	up_write(&devices_rwsem);
 
-	/*
-	 * A client that fails add() is simply not on this device; failing the
-	 * registration here would race with a concurrent unregistration of
-	 * the (already visible) device over who frees it.
-	 */
-	down_read(&clients_rwsem);
-	xa_for_each(&clients, id, client) {
-		ret = add_client_context(dev, client);
-		if (ret)
-			dev_warn(&dev->dev, "client %s not added: %d\n",
-				 client->name, ret);
-	}
-	up_read(&clients_rwsem);
+	add_all_clients(dev);
 	return 0;
 }
 EXPORT_SYMBOL(ib_register_device);
@@ -550,9 +605,11 @@ EXPORT_SYMBOL(ib_register_device);
 /* Returns true when this call did the unregistration. */
 static bool __ib_unregister_device(struct ib_device *dev)
 {
+	mutex_lock(&dev->unreg_mutex);
 	down_write(&devices_rwsem);
 	if (dev->state != IB_DEV_REGISTERED) {
 		up_write(&devices_rwsem);
+		mutex_unlock(&dev->unreg_mutex);
 		return false;
 	}
 	dev->state = IB_DEV_UNREGISTERING;
@@ -571,11 +628,13 @@ static bool __ib_unregister_device(struct ib_device *dev)
 	 */
 	remove_all_clients(dev);
 
+	ib_compat_devs_del(dev);
 	device_del(&dev->dev);
 	down_write(&devices_rwsem);
 	xa_erase(&devices, dev->index);
 	dev->state = IB_DEV_ALLOCATED;
 	up_write(&devices_rwsem);
+	mutex_unlock(&dev->unreg_mutex);
 	return true;
 }
 
@@ -632,6 +691,64 @@ void ib_unregister_driver(enum rdma_driver_id driver_id)
 	} while (found);
 }
 EXPORT_SYMBOL(ib_unregister_driver);
+
+/* ---- namespace moves ---------------------------------------------------- */
+
+/*
+ * Take the device out of service exactly as unregistration does (clients
+ * removed, then every use waited for), change its namespace and its sysfs
+ * tag, and bring it back: same index and name, clients added again (so
+ * uverbs creates a new char device, visible in @net).  unreg_mutex keeps
+ * a concurrent unregistration out; it runs after us and finds the device
+ * REGISTERED again, or before us and we find it gone (-ENODEV).
+ */
+int ib_device_move_net_put(struct ib_device *dev, struct net *net)
+{
+	struct net *old;
+	int ret = 0;
+
+	get_device(&dev->dev);
+	ib_device_put(dev);
+	mutex_lock(&dev->unreg_mutex);
+	down_write(&devices_rwsem);
+	if (dev->state != IB_DEV_REGISTERED) {
+		ret = -ENODEV;
+	} else if (!net_eq(rdma_dev_net(dev), net)) {
+		dev->state = IB_DEV_MOVING;
+		ret = 1;
+	}
+	up_write(&devices_rwsem);
+	if (ret <= 0)
+		goto out;
+
+	remove_all_clients(dev);
+	ib_device_put(dev);
+	wait_for_completion(&dev->unreg_completion);
+	remove_all_clients(dev);
+
+	ib_compat_devs_del(dev);
+	old = rdma_dev_net(dev);
+	rdma_dev_set_net(dev, net);
+	/* same name: only the kobject's namespace tag changes */
+	ret = device_rename(&dev->dev, dev_name(&dev->dev));
+	if (ret) {
+		dev_warn(&dev->dev, "cannot move to the namespace: %d\n", ret);
+		rdma_dev_set_net(dev, old);
+	}
+	ib_compat_devs_add(dev);
+
+	reinit_completion(&dev->unreg_completion);
+	refcount_set(&dev->refcount, 1);
+	down_write(&devices_rwsem);
+	dev->state = IB_DEV_REGISTERED;
+	up_write(&devices_rwsem);
+	add_all_clients(dev);
+out:
+	mutex_unlock(&dev->unreg_mutex);
+	put_device(&dev->dev);
+	return ret < 0 ? ret : 0;
+}
+EXPORT_SYMBOL(ib_device_move_net_put);
 
 /* ---- events ------------------------------------------------------------- */
 

@@ -34,11 +34,48 @@ static const struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_NET_NS_FD]		= { .type = NLA_U32 },
 	[RDMA_NLDEV_ATTR_CHARDEV_TYPE]	= { .type = NLA_NUL_STRING,
 					    .len = CHARDEV_TYPE_MAX - 1 },
+	[RDMA_NLDEV_ATTR_STAT_RES]	= { .type = NLA_U32 },
 };
+
+/* Payload size of a fixed-size policy type, 0 for the others. */
+static int fixed_len(u8 type)
+{
+	switch (type) {
+	case NLA_U8:
+		return sizeof(u8);
+	case NLA_U16:
+		return sizeof(u16);
+	case NLA_U32:
+		return sizeof(u32);
+	case NLA_U64:
+		return sizeof(u64);
+	default:
+		return 0;
+	}
+}
 
 static int nldev_parse(const struct nlmsghdr *nlh, struct nlattr **tb,
 		       struct netlink_ext_ack *extack)
 {
+	const struct nlattr *nla;
+	int rem, want;
+
+	/*
+	 * Integers must have exactly their size.  The generic parser only
+	 * warns in the kernel log about a wrong size; refuse it here,
+	 * quietly, with a message for the sender.
+	 */
+	if (nlh->nlmsg_len >= NLMSG_HDRLEN)
+		nlmsg_for_each_attr(nla, nlh, 0, rem) {
+			if (nla_type(nla) >= RDMA_NLDEV_ATTR_MAX)
+				continue;
+			want = fixed_len(nldev_policy[nla_type(nla)].type);
+			if (want && nla_len(nla) != want) {
+				NL_SET_ERR_MSG_ATTR(extack, nla,
+						    "attribute has the wrong size");
+				return -EINVAL;
+			}
+		}
 	/* liberal about unknown attribute ids, strict about known ones */
 	return nlmsg_parse_deprecated(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX - 1,
 				      nldev_policy, extack);
@@ -154,8 +191,12 @@ static int reply(struct sk_buff *skb, struct nlmsghdr *nlh, unsigned int cmd,
 	return rdma_nl_unicast(sock_net(skb->sk), msg, NETLINK_CB(skb).portid);
 }
 
-/* Device from the request's DEV_INDEX, with a use held. */
-static struct ib_device *request_device(struct nlattr **tb,
+/*
+ * Device from the request's DEV_INDEX, with a use held; only devices the
+ * requester's namespace may see exist for it.
+ */
+static struct ib_device *request_device(const struct net *net,
+					struct nlattr **tb,
 					struct netlink_ext_ack *extack)
 {
 	struct ib_device *dev;
@@ -164,7 +205,8 @@ static struct ib_device *request_device(struct nlattr **tb,
 		NL_SET_ERR_MSG(extack, "device index missing");
 		return NULL;
 	}
-	dev = ib_device_get_by_index(nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]));
+	dev = ib_device_get_by_index_net(net,
+			nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]));
 	if (!dev)
 		NL_SET_ERR_MSG_ATTR(extack, tb[RDMA_NLDEV_ATTR_DEV_INDEX],
 				    "no such device");
@@ -172,7 +214,8 @@ static struct ib_device *request_device(struct nlattr **tb,
 }
 
 /* Parse a doit request and get the device it names (a use held). */
-static struct ib_device *parse_device_request(struct nlmsghdr *nlh,
+static struct ib_device *parse_device_request(struct sk_buff *skb,
+					     struct nlmsghdr *nlh,
 					     struct nlattr **tb,
 					     struct netlink_ext_ack *extack,
 					     int *err)
@@ -182,7 +225,7 @@ static struct ib_device *parse_device_request(struct nlmsghdr *nlh,
 	*err = nldev_parse(nlh, tb, extack);
 	if (*err)
 		return NULL;
-	dev = request_device(tb, extack);
+	dev = request_device(sock_net(skb->sk), tb, extack);
 	if (!dev)
 		*err = -EINVAL;
 	return dev;
@@ -202,7 +245,7 @@ static int nldev_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	struct ib_device *dev;
 	int ret;
 
-	dev = parse_device_request(nlh, tb, extack, &ret);
+	dev = parse_device_request(skb, nlh, tb, extack, &ret);
 	if (!dev)
 		return ret;
 	ret = reply(skb, nlh, RDMA_NLDEV_CMD_GET, fill_dev_cb, dev);
@@ -219,6 +262,11 @@ static int nldev_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	while ((dev = ib_device_get_next(&index))) {
 		struct nlmsghdr *nlh;
 
+		if (!rdma_dev_access_netns(dev, sock_net(skb->sk))) {
+			ib_device_put(dev);
+			index++;
+			continue;
+		}
 		nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				cb->nlh->nlmsg_seq,
 				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET),
@@ -266,7 +314,7 @@ static int nldev_port_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		NL_SET_ERR_MSG(extack, "port index missing");
 		return -EINVAL;
 	}
-	req.dev = request_device(tb, extack);
+	req.dev = request_device(sock_net(skb->sk), tb, extack);
 	if (!req.dev)
 		return -EINVAL;
 	req.port = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
@@ -291,7 +339,7 @@ static int nldev_port_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 	if (nldev_parse(cb->nlh, tb, NULL))
 		return -EINVAL;
-	dev = request_device(tb, NULL);
+	dev = request_device(sock_net(skb->sk), tb, NULL);
 	if (!dev)
 		return -EINVAL;
 	for (port = max_t(u32, cb->args[0], 1); port <= dev->phys_port_cnt; port++) {
@@ -313,7 +361,50 @@ static int nldev_port_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-/* ---- SET (rename) ---- */
+/* ---- SET (rename, netns) ---- */
+
+/* "rdma dev set DEV netns NS": @fd is the tool's open /run/netns/NS. */
+static int set_netns_put(struct sk_buff *skb, struct ib_device *dev,
+			 struct nlattr *fd_attr,
+			 struct netlink_ext_ack *extack)
+{
+	struct net *net;
+	int ret = -EOPNOTSUPP;
+
+	if (rdma_netns_shared()) {
+		NL_SET_ERR_MSG(extack,
+			       "devices move between namespaces only in exclusive mode (rdma system set netns exclusive)");
+	} else if (dev->attrs.kernel_cap_flags & IBK_NETNS_FOLLOWS_NETDEV) {
+		NL_SET_ERR_MSG(extack,
+			       "this device follows its netdev: move the netdev (ip link set IF netns NS)");
+	} else if (!(dev->attrs.kernel_cap_flags & IBK_ALLOW_NETNS_CHANGE)) {
+		NL_SET_ERR_MSG(extack, "this driver cannot move its devices");
+	} else {
+		ret = 0;
+	}
+	if (ret) {
+		ib_device_put(dev);
+		return ret;
+	}
+
+	net = get_net_ns_by_fd(nla_get_u32(fd_attr));
+	if (IS_ERR(net)) {
+		NL_SET_ERR_MSG_ATTR(extack, fd_attr, "not a network namespace");
+		ib_device_put(dev);
+		return PTR_ERR(net);
+	}
+	if (!netlink_ns_capable(skb, net->user_ns, CAP_NET_ADMIN)) {
+		NL_SET_ERR_MSG(extack, "no CAP_NET_ADMIN in the target namespace");
+		ret = -EPERM;
+		ib_device_put(dev);
+	} else {
+		ret = ib_device_move_net_put(dev, net);
+		if (ret)
+			NL_SET_ERR_MSG(extack, "the device could not be moved");
+	}
+	put_net(net);
+	return ret;
+}
 
 static int nldev_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 			  struct netlink_ext_ack *extack)
@@ -322,7 +413,7 @@ static int nldev_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	struct ib_device *dev;
 	int ret;
 
-	dev = parse_device_request(nlh, tb, extack, &ret);
+	dev = parse_device_request(skb, nlh, tb, extack, &ret);
 	if (!dev)
 		return ret;
 	if (tb[RDMA_NLDEV_ATTR_DEV_NAME]) {
@@ -331,8 +422,9 @@ static int nldev_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 			NL_SET_ERR_MSG_ATTR(extack, tb[RDMA_NLDEV_ATTR_DEV_NAME],
 					    "cannot rename to this name");
 	} else if (tb[RDMA_NLDEV_NET_NS_FD]) {
-		NL_SET_ERR_MSG(extack, "moving devices between namespaces is not implemented yet");
-		ret = -EOPNOTSUPP;
+		/* consumes our use of dev */
+		return set_netns_put(skb, dev, tb[RDMA_NLDEV_NET_NS_FD],
+				     extack);
 	} else {
 		NL_SET_ERR_MSG(extack, "nothing to set");
 		ret = -EINVAL;
@@ -440,7 +532,7 @@ static int nldev_dellink(struct sk_buff *skb, struct nlmsghdr *nlh,
 	struct ib_device *dev;
 	int ret;
 
-	dev = parse_device_request(nlh, tb, extack, &ret);
+	dev = parse_device_request(skb, nlh, tb, extack, &ret);
 	if (!dev)
 		return ret;
 	if (!(dev->attrs.kernel_cap_flags & IBK_ALLOW_USER_UNREG)) {
@@ -463,8 +555,8 @@ static int nldev_dellink(struct sk_buff *skb, struct nlmsghdr *nlh,
 
 static int fill_sys_cb(struct sk_buff *msg, void *arg)
 {
-	/* shared mode: every namespace sees every device */
-	if (nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1) ||
+	if (nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_NETNS_MODE,
+		       rdma_netns_shared() ? 1 : 0) ||
 	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1))
 		return -EMSGSIZE;
 	return 0;
@@ -501,10 +593,205 @@ static int nldev_sys_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		NL_SET_ERR_MSG(extack, "netns mode is 0 (exclusive) or 1 (shared)");
 		return -EINVAL;
 	}
-	if (mode == 1)
-		return 0;
-	NL_SET_ERR_MSG(extack, "exclusive netns mode is not implemented yet");
-	return -EOPNOTSUPP;
+	ret = rdma_set_netns_shared(mode == 1);
+	if (ret == -EBUSY)
+		NL_SET_ERR_MSG(extack,
+			       "the mode changes only while no other network namespace exists");
+	return ret;
+}
+
+/* ---- RES: resource summary and per-object dumps ---- */
+
+/* The names "rdma res" prints, by upstream's order; COUNTER is not shown. */
+static const char * const res_names[RDMA_RESTRACK_MAX] = {
+	[RDMA_RESTRACK_PD] = "pd",
+	[RDMA_RESTRACK_CQ] = "cq",
+	[RDMA_RESTRACK_QP] = "qp",
+	[RDMA_RESTRACK_CM_ID] = "cm_id",
+	[RDMA_RESTRACK_MR] = "mr",
+	[RDMA_RESTRACK_CTX] = "ctx",
+	[RDMA_RESTRACK_SRQ] = "srq",
+};
+
+static int fill_res_summary(struct sk_buff *msg, struct ib_device *dev)
+{
+	struct nlattr *table, *entry;
+	int i;
+
+	if (fill_dev_handle(msg, dev))
+		return -EMSGSIZE;
+	table = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_RES_SUMMARY);
+	if (!table)
+		return -EMSGSIZE;
+	for (i = 0; i < RDMA_RESTRACK_MAX; i++) {
+		if (!res_names[i])
+			continue;
+		entry = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY);
+		if (!entry ||
+		    nla_put_string(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME,
+				   res_names[i]) ||
+		    put_u64(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR,
+			    (u64)atomic_read(&dev->res_count[i]))) {
+			nla_nest_cancel(msg, table);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, entry);
+	}
+	nla_nest_end(msg, table);
+	return 0;
+}
+
+static int fill_res_cb(struct sk_buff *msg, void *arg)
+{
+	return fill_res_summary(msg, (struct ib_device *)arg);
+}
+
+static int nldev_res_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct ib_device *dev;
+	int ret;
+
+	dev = parse_device_request(skb, nlh, tb, extack, &ret);
+	if (!dev)
+		return ret;
+	ret = reply(skb, nlh, RDMA_NLDEV_CMD_RES_GET, fill_res_cb, dev);
+	ib_device_put(dev);
+	return ret;
+}
+
+/* "rdma res": one summary per visible device. */
+static int nldev_res_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned long index = cb->args[0];
+	struct ib_device *dev;
+
+	while ((dev = ib_device_get_next(&index))) {
+		struct nlmsghdr *nlh;
+
+		if (!rdma_dev_access_netns(dev, sock_net(skb->sk))) {
+			ib_device_put(dev);
+			index++;
+			continue;
+		}
+		nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				cb->nlh->nlmsg_seq,
+				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_GET),
+				0, NLM_F_MULTI);
+		if (!nlh || fill_res_summary(skb, dev)) {
+			if (nlh)
+				nlmsg_cancel(skb, nlh);
+			ib_device_put(dev);
+			break;
+		}
+		nlmsg_end(skb, nlh);
+		ib_device_put(dev);
+		index++;
+	}
+	cb->args[0] = index;
+	return skb->len;
+}
+
+/*
+ * "rdma res show qp|cq|mr|pd|ctx|srq|cm_id": no verbs object is tracked
+ * per object yet (they come with the verbs objects), so a dump of a
+ * visible device has no entries, which iproute2 prints as nothing.
+ */
+static int nldev_res_obj_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct ib_device *dev;
+	int ret;
+
+	ret = nldev_parse(cb->nlh, tb, cb->extack);
+	if (ret)
+		return ret;
+	dev = request_device(sock_net(skb->sk), tb, cb->extack);
+	if (!dev)
+		return -EINVAL;
+	ib_device_put(dev);
+	return 0;
+}
+
+/* ---- STAT: port hardware counters ---- */
+
+struct stat_req {
+	struct ib_device *dev;
+	u32 port;
+	u64 *values;
+};
+
+static int fill_stat_cb(struct sk_buff *msg, void *arg)
+{
+	struct stat_req *req = (struct stat_req *)arg;
+	struct nlattr *table, *entry;
+	u32 i;
+
+	if (fill_dev_handle(msg, req->dev) ||
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, req->port))
+		return -EMSGSIZE;
+	table = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	if (!table)
+		return -EMSGSIZE;
+	for (i = 0; i < req->dev->ops.num_port_stats; i++) {
+		entry = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+		if (!entry ||
+		    nla_put_string(msg, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME,
+				   req->dev->ops.port_stats[i].name) ||
+		    put_u64(msg, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE,
+			    req->values[i])) {
+			nla_nest_cancel(msg, table);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, entry);
+	}
+	nla_nest_end(msg, table);
+	return 0;
+}
+
+static int nldev_stat_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			       struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct stat_req req = {};
+	int ret;
+
+	req.dev = parse_device_request(skb, nlh, tb, extack, &ret);
+	if (!req.dev)
+		return ret;
+	if (tb[RDMA_NLDEV_ATTR_STAT_RES]) {
+		NL_SET_ERR_MSG(extack, "per-QP counters are not supported");
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	if (!tb[RDMA_NLDEV_ATTR_PORT_INDEX] ||
+	    !rdma_is_port_valid(req.dev,
+				nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]))) {
+		NL_SET_ERR_MSG(extack, "a valid port index is required");
+		ret = -EINVAL;
+		goto out;
+	}
+	req.port = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	if (!req.dev->ops.get_hw_stats || !req.dev->ops.num_port_stats) {
+		NL_SET_ERR_MSG(extack, "this device has no port counters");
+		ret = -EINVAL;
+		goto out;
+	}
+	req.values = kcalloc(req.dev->ops.num_port_stats, sizeof(u64),
+			     GFP_KERNEL);
+	if (!req.values) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = req.dev->ops.get_hw_stats(req.dev, req.port, req.values,
+					req.dev->ops.num_port_stats);
+	if (!ret)
+		ret = reply(skb, nlh, RDMA_NLDEV_CMD_STAT_GET, fill_stat_cb, &req);
+	kfree(req.values);
+out:
+	ib_device_put(req.dev);
+	return ret;
 }
 
 /* ---- table ---- */
@@ -530,6 +817,19 @@ static const struct rdma_nl_cmd nldev_cmds[RDMA_NLDEV_NUM_OPS] = {
 	},
 	[RDMA_NLDEV_CMD_SYS_SET] = {
 		.doit = nldev_sys_set_doit, .flags = RDMA_NL_ADMIN,
+	},
+	[RDMA_NLDEV_CMD_RES_GET] = {
+		.doit = nldev_res_get_doit, .dump = nldev_res_get_dump,
+	},
+	[RDMA_NLDEV_CMD_RES_QP_GET] = { .dump = nldev_res_obj_dump },
+	[RDMA_NLDEV_CMD_RES_CM_ID_GET] = { .dump = nldev_res_obj_dump },
+	[RDMA_NLDEV_CMD_RES_CQ_GET] = { .dump = nldev_res_obj_dump },
+	[RDMA_NLDEV_CMD_RES_MR_GET] = { .dump = nldev_res_obj_dump },
+	[RDMA_NLDEV_CMD_RES_PD_GET] = { .dump = nldev_res_obj_dump },
+	[RDMA_NLDEV_CMD_RES_CTX_GET] = { .dump = nldev_res_obj_dump },
+	[RDMA_NLDEV_CMD_RES_SRQ_GET] = { .dump = nldev_res_obj_dump },
+	[RDMA_NLDEV_CMD_STAT_GET] = {
+		.doit = nldev_stat_get_doit,
 	},
 };
 

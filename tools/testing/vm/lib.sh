@@ -14,6 +14,8 @@ stack_load() {
 	local which=${1:-${STACK:-ours}} m
 	case "$which" in
 	ours)
+		# rdma_rxe's RoCE sockets need the kernel's UDP tunnel helpers
+		modprobe -a udp_tunnel ip6_udp_tunnel || return 1
 		for m in $OUR_MODULES; do
 			grep -q "^$(basename "$m" .ko) " /proc/modules && continue
 			insmod "$MODDIR/$m" || return 1

@@ -62,6 +62,7 @@ static struct rxe_dev *rxe_get_by_netdev(const struct net_device *ndev)
 static void rxe_free_unregistered(struct rxe_dev *rxe)
 {
 	rxe_dev_list_del(rxe);
+	rxe_net_put(rxe->sock_net);
 	dev_put(rxe->ndev);
 	rxe->ndev = NULL;
 	ib_dealloc_device(&rxe->ib_dev);
@@ -81,6 +82,14 @@ static int rxe_newlink(const char *ibdev_name, struct net_device *ndev)
 	rxe = ib_alloc_device(rxe_dev, ib_dev);
 	if (!rxe)
 		return -ENOMEM;
+	/* born in the netdev's namespace, with that namespace's sockets */
+	ret = rxe_net_get(dev_net(ndev));
+	if (ret) {
+		ib_dealloc_device(&rxe->ib_dev);
+		return ret;
+	}
+	rxe->sock_net = dev_net(ndev);
+	rdma_dev_set_net(&rxe->ib_dev, dev_net(ndev));
 	dev_hold(ndev);
 	rxe_init_device(rxe, ndev);
 
@@ -88,6 +97,7 @@ static int rxe_newlink(const char *ibdev_name, struct net_device *ndev)
 	mutex_lock(&rxe_dev_mutex);
 	if (rxe_find_locked(ndev)) {
 		mutex_unlock(&rxe_dev_mutex);
+		rxe_net_put(rxe->sock_net);
 		dev_put(ndev);
 		rxe->ndev = NULL;
 		ib_dealloc_device(&rxe->ib_dev);
@@ -149,10 +159,42 @@ static void rxe_port_event(struct net_device *ndev)
 		ev.event = state == IB_PORT_ACTIVE ? IB_EVENT_PORT_ACTIVE :
 						     IB_EVENT_PORT_ERR;
 		ev.element.port_num = RXE_PORT;
+		if (state != IB_PORT_ACTIVE)
+			rxe_counter_inc(rxe, RXE_CNT_LINK_DOWNED);
 		/* handlers run under a spinlock and do not sleep */
 		ib_dispatch_event(&ev);
 	}
 	mutex_unlock(&rxe_dev_mutex);
+}
+
+/*
+ * The netdev moved to another namespace (ip link set IF netns NS): the
+ * device follows it, re-registered there with its users disassociated.
+ * Upstream deletes the device instead.  Called under RTNL with a use of
+ * the device, which the move consumes.
+ */
+static void rxe_follow_netdev(struct rxe_dev *rxe, struct net *net)
+{
+	struct net *old;
+	int ret;
+
+	ret = rxe_net_get(net);
+	if (ret) {
+		dev_warn(&rxe->ib_dev.dev,
+			 "no RoCE sockets in the netdev's new namespace (%d); removing the device\n",
+			 ret);
+		ib_unregister_device_and_put(&rxe->ib_dev);
+		return;
+	}
+	/* dealloc_driver, whenever it runs from now on, drops the new one */
+	mutex_lock(&rxe_dev_mutex);
+	old = rxe->sock_net;
+	rxe->sock_net = net;
+	mutex_unlock(&rxe_dev_mutex);
+	ret = ib_device_move_net_put(&rxe->ib_dev, net);
+	if (ret)
+		pr_debug("rxe: device went away while following its netdev\n");
+	rxe_net_put(old);
 }
 
 /*
@@ -169,9 +211,21 @@ static int rxe_netdev_event(struct notifier_block *nb, unsigned long event,
 
 	switch (event) {
 	case NETDEV_UNREGISTER:
+		/* a namespace move keeps reg_state; NETDEV_REGISTER follows */
+		if (ndev->reg_state == NETREG_REGISTERED)
+			break;
 		rxe = rxe_get_by_netdev(ndev);
 		if (rxe)
 			ib_unregister_device_and_put(&rxe->ib_dev);
+		break;
+	case NETDEV_REGISTER:
+		rxe = rxe_get_by_netdev(ndev);
+		if (!rxe)
+			break;
+		if (net_eq(rdma_dev_net(&rxe->ib_dev), dev_net(ndev)))
+			ib_device_put(&rxe->ib_dev);
+		else
+			rxe_follow_netdev(rxe, dev_net(ndev));
 		break;
 	case NETDEV_UP:
 	case NETDEV_DOWN:
@@ -193,9 +247,14 @@ static int __init rxe_module_init(void)
 {
 	int ret;
 
-	ret = register_netdevice_notifier(&rxe_netdev_nb);
+	ret = rxe_net_init();
 	if (ret)
 		return ret;
+	ret = register_netdevice_notifier(&rxe_netdev_nb);
+	if (ret) {
+		rxe_net_exit_module();
+		return ret;
+	}
 	rdma_link_register(&rxe_link_ops);
 	return 0;
 }
@@ -221,6 +280,7 @@ static void __exit rxe_module_exit(void)
 	ib_unregister_driver(RDMA_DRIVER_RXE);
 	unregister_netdevice_notifier(&rxe_netdev_nb);
 	WARN_ON(!list_empty(&rxe_dev_list));
+	rxe_net_exit_module();
 }
 
 module_init(rxe_module_init);

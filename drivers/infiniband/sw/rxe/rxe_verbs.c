@@ -84,6 +84,7 @@ static void rxe_dealloc_driver(struct ib_device *ib_dev)
 	struct rxe_dev *rxe = to_rdev(ib_dev);
 
 	rxe_dev_list_del(rxe);
+	rxe_net_put(rxe->sock_net);
 	dev_put(rxe->ndev);
 	rxe->ndev = NULL;
 }
@@ -97,6 +98,9 @@ static const struct ib_device_ops rxe_dev_ops = {
 	.get_port_immutable = rxe_get_port_immutable,
 	.get_link_layer = rxe_get_link_layer,
 	.get_netdev = rxe_get_netdev,
+	.port_stats = rxe_port_stats,
+	.num_port_stats = RXE_NUM_COUNTERS,
+	.get_hw_stats = rxe_get_hw_stats,
 	.dealloc_driver = rxe_dealloc_driver,
 };
 
@@ -109,7 +113,7 @@ static void rxe_init_attrs(struct ib_device_attr *a, __be64 guid)
 	a->vendor_part_id = RXE_VENDOR_PART_ID;
 	a->hw_ver = RXE_HW_VER;
 	a->device_cap_flags = RXE_DEVICE_CAP_FLAGS;
-	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG | IBK_NETNS_FOLLOWS_NETDEV;
 	a->max_mr_size = RXE_MAX_MR_SIZE;
 	a->page_size_cap = RXE_PAGE_SIZE_CAP;
 	a->max_mr = RXE_MAX_MR;

@@ -22,6 +22,9 @@ veth_add() {
 }
 veth_del() { ip link del veth0 2>/dev/null; true; }
 has_dev() { rdma dev show 2>/dev/null | grep -q ": $1: "; }
+# RoCE UDP sockets (IPv4 + IPv6) open in this namespace
+roce_socks() { ss -Hnul | grep -c ':4791 '; }
+socks_are() { local n; n=$(roce_socks); [ "$n" = "$1" ] || die "$2: $n RoCE sockets, want $1"; }
 # port_is DEV STATE PHYS: "rdma link" shows port 1 of DEV in that state
 port_is() {
 	local out
@@ -36,7 +39,9 @@ rxe_load
 modinfo -F alias "$RXE_KO" | grep -qx 'rdma-link-rxe' || die "no rdma-link-rxe alias"
 veth_add
 
+socks_are 0 "before any device"
 rdma link add rxe0 type rxe netdev veth0 || die "rdma link add rxe0"
+socks_are 2 "with rxe0"
 
 echo "--- rdma dev"
 rdma dev || die "rdma dev"
@@ -77,6 +82,7 @@ has_dev rxe1 && die "a refused rxe1 exists"
 echo "--- rdma link delete"
 rdma link delete rxe0 || die "rdma link delete rxe0"
 has_dev rxe0 && die "rxe0 still there after delete"
+socks_are 0 "after rdma link delete"
 
 echo "--- deleting the netdev removes the device"
 rdma link add rxe0 type rxe netdev veth0 || die "re-add rxe0"
@@ -91,15 +97,17 @@ rdma link add rxe1 type rxe netdev veth1 || die "add rxe1 before rmmod"
 rxe_unload
 has_dev rxe0 && die "rxe0 survived rmmod"
 has_dev rxe1 && die "rxe1 survived rmmod"
+socks_are 0 "after rmmod"
 rxe_load
 
-echo "--- 20 add/delete cycles"
-for i in $(seq 1 20); do
+echo "--- 50 add/delete cycles"
+for i in $(seq 1 50); do
 	rdma link add rxe0 type rxe netdev veth0 || die "cycle $i: add"
 	has_dev rxe0 || die "cycle $i: not listed"
 	rdma link delete rxe0 || die "cycle $i: delete"
 	has_dev rxe0 && die "cycle $i: still listed"
 done
+socks_are 0 "after the cycles"
 
 veth_del
 rxe_unload

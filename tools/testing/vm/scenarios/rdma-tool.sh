@@ -1,0 +1,45 @@
+#!/bin/bash
+# What iproute2's rdma prints for a soft-RoCE device, ours against
+# upstream's in the same VM: link add, dev, link, system, res (summary and
+# per-object), statistic, link delete.  Same netdev, same MAC, so the GUIDs
+# match too.
+. "$REPO/tools/testing/vm/lib.sh"
+
+RXE_KO=$MODDIR/drivers/infiniband/sw/rxe/rdma_rxe.ko
+
+probe() {
+	ip link add veth0 type veth peer name veth1 || die "veth add"
+	ip link set veth0 address 52:54:00:12:34:56 || die "veth0 address"
+	ip link set veth0 up && ip link set veth1 up || die "veth up"
+	echo "# rdma link add"; rdma link add rxe0 type rxe netdev veth0 2>&1; echo "rc $?"
+	for cmd in "dev" "dev show rxe0" "link" "link show rxe0/1" "system" \
+		   "res" "res show rxe0" "res show qp" "res show cq" "res show mr" \
+		   "res show pd" "statistic" "statistic show link rxe0/1" \
+		   "-j dev" "-d dev"; do
+		echo "# rdma $cmd"
+		# shellcheck disable=SC2086
+		rdma $cmd 2>&1
+		echo "rc $?"
+	done
+	echo "# rdma link delete"; rdma link delete rxe0 2>&1; echo "rc $?"
+	echo "# rdma dev after delete"; rdma dev 2>&1; echo "rc $?"
+	ip link del veth0
+}
+
+stack_load ours || die "load ours"
+insmod "$RXE_KO" || die "insmod rdma_rxe"
+ours=$(probe)
+rmmod rdma_rxe || die "rmmod rdma_rxe"
+stack_unload || die "unload ours"
+
+stack_load upstream || die "load upstream"
+upstream=$(probe)
+stack_unload || die "unload upstream"
+
+echo "--- ours:"; echo "$ours"
+if [ "$ours" != "$upstream" ]; then
+	echo "--- differences (< ours, > upstream):"
+	diff <(echo "$ours") <(echo "$upstream")
+	die "outputs differ"
+fi
+echo "identical to upstream"
