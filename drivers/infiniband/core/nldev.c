@@ -602,36 +602,34 @@ static int nldev_sys_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 
 /* ---- RES: resource summary and per-object dumps ---- */
 
-/* The names "rdma res" prints, by upstream's order; COUNTER is not shown. */
-static const char * const res_names[RDMA_RESTRACK_MAX] = {
-	[RDMA_RESTRACK_PD] = "pd",
-	[RDMA_RESTRACK_CQ] = "cq",
-	[RDMA_RESTRACK_QP] = "qp",
-	[RDMA_RESTRACK_CM_ID] = "cm_id",
-	[RDMA_RESTRACK_MR] = "mr",
-	[RDMA_RESTRACK_CTX] = "ctx",
-	[RDMA_RESTRACK_SRQ] = "srq",
+/* What "rdma res" lists, in the order it prints them (no counters). */
+static const struct {
+	enum rdma_restrack_type type;
+	const char *label;
+} res_summary[] = {
+	{ RDMA_RESTRACK_PD, "pd" },	{ RDMA_RESTRACK_CQ, "cq" },
+	{ RDMA_RESTRACK_QP, "qp" },	{ RDMA_RESTRACK_CM_ID, "cm_id" },
+	{ RDMA_RESTRACK_MR, "mr" },	{ RDMA_RESTRACK_CTX, "ctx" },
+	{ RDMA_RESTRACK_SRQ, "srq" },
 };
 
 static int fill_res_summary(struct sk_buff *msg, struct ib_device *dev)
 {
 	struct nlattr *table, *entry;
-	int i;
+	size_t i;
 
 	if (fill_dev_handle(msg, dev))
 		return -EMSGSIZE;
 	table = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_RES_SUMMARY);
 	if (!table)
 		return -EMSGSIZE;
-	for (i = 0; i < RDMA_RESTRACK_MAX; i++) {
-		if (!res_names[i])
-			continue;
+	for (i = 0; i < ARRAY_SIZE(res_summary); i++) {
 		entry = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY);
 		if (!entry ||
 		    nla_put_string(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME,
-				   res_names[i]) ||
+				   res_summary[i].label) ||
 		    put_u64(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR,
-			    (u64)atomic_read(&dev->res_count[i]))) {
+			    (u64)atomic_read(&dev->res_count[res_summary[i].type]))) {
 			nla_nest_cancel(msg, table);
 			return -EMSGSIZE;
 		}

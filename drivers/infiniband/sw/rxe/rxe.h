@@ -14,25 +14,34 @@
 
 #include "rxe_param.h"
 
-/* Port counters, in upstream rxe's order (rxe_hw_counters.c). */
+/*
+ * Port counters: (our id, the name users see), in the order "rdma
+ * statistic" and hw_counters/ show them, which is upstream rxe's.  One
+ * table makes both the enum and the names (rxe_hw_counters.c).
+ */
+#define RXE_COUNTER_TABLE(C)					\
+	C(SENT_PKTS, "sent_pkts")				\
+	C(RCVD_PKTS, "rcvd_pkts")				\
+	C(DUP_REQ, "duplicate_request")				\
+	C(OUT_OF_SEQ_REQ, "out_of_seq_request")			\
+	C(RCV_RNR, "rcvd_rnr_err")				\
+	C(SND_RNR, "send_rnr_err")				\
+	C(RCV_SEQ_ERR, "rcvd_seq_err")				\
+	C(ACK_DEFERRED, "ack_deferred")				\
+	C(RETRY_EXCEEDED, "retry_exceeded_err")			\
+	C(RNR_RETRY_EXCEEDED, "retry_rnr_exceeded_err")		\
+	C(COMP_RETRY, "completer_retry_err")			\
+	C(SEND_ERR, "send_err")					\
+	C(LINK_DOWNED, "link_downed")				\
+	C(RDMA_SEND, "rdma_sends")				\
+	C(RDMA_RECV, "rdma_recvs")
+
+#define RXE_COUNTER_ID(id, label) RXE_CNT_##id,
 enum rxe_counter {
-	RXE_CNT_SENT_PKTS,
-	RXE_CNT_RCVD_PKTS,
-	RXE_CNT_DUP_REQ,
-	RXE_CNT_OUT_OF_SEQ_REQ,
-	RXE_CNT_RCV_RNR,
-	RXE_CNT_SND_RNR,
-	RXE_CNT_RCV_SEQ_ERR,
-	RXE_CNT_ACK_DEFERRED,
-	RXE_CNT_RETRY_EXCEEDED,
-	RXE_CNT_RNR_RETRY_EXCEEDED,
-	RXE_CNT_COMP_RETRY,
-	RXE_CNT_SEND_ERR,
-	RXE_CNT_LINK_DOWNED,
-	RXE_CNT_RDMA_SEND,
-	RXE_CNT_RDMA_RECV,
+	RXE_COUNTER_TABLE(RXE_COUNTER_ID)
 	RXE_NUM_COUNTERS
 };
+#undef RXE_COUNTER_ID
 
 struct rxe_dev {
 	struct ib_device ib_dev;	/* first: ib_alloc_device() wants it so */

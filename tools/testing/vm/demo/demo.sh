@@ -4,7 +4,7 @@
 . "$REPO/tools/testing/vm/lib.sh"
 say() { printf '\n$ %s\n' "$*"; }
 
-say "insmod ib_core.ko rdma_rxe.ko"
+say "insmod ib_core.ko ib_uverbs.ko rdma_rxe.ko"
 stack_load ours || die "load"
 say "lsmod"
 lsmod
@@ -20,13 +20,30 @@ say "rdma dev"
 rdma dev
 say "rdma link"
 rdma link
+say "ibv_devices; ibv_devinfo    (rdma-core's stock rxe provider on our uverbs)"
+ibv_devices
+ibv_devinfo -d rxe0
+say "rdma res; rdma statistic show link rxe0/1"
+rdma res; rdma statistic show link rxe0/1
 say "ip link set veth1 down; rdma link    (the port follows the netdev)"
 ip link set veth1 down; rdma link
 say "rdma link delete rxe0; rdma dev"
 rdma link delete rxe0; rdma dev
 ip link del veth0
+say "rdma system set netns exclusive; a device born in ns1, then following its netdev to ns2"
+rdma system set netns exclusive
+ip netns add ns1; ip netns add ns2
+ip link add veth0 netns ns1 type veth peer name veth1 netns ns2
+ip -n ns1 link set veth0 up; ip -n ns2 link set veth1 up
+ip netns exec ns1 rdma link add rxe0 type rxe netdev veth0
+say "rdma dev; ip netns exec ns1 rdma dev; ip netns exec ns1 ss -Hnul"
+echo "init_net:"; rdma dev; echo "ns1:"; ip netns exec ns1 rdma dev; ip netns exec ns1 ss -Hnul
+say "ip -n ns1 link set veth0 netns ns2; ip netns exec ns2 rdma dev"
+ip -n ns1 link set veth0 netns ns2; ip netns exec ns2 rdma dev
+ip netns del ns1; ip netns del ns2
+for i in $(seq 50); do rdma system set netns shared 2>/dev/null && break; sleep 0.2; done
 say "KUnit suites"
-for ko in $(find "$MODDIR/drivers" -name '*_kunit.ko' | sort); do
+for ko in $(find "$MODDIR/drivers" -name '*_kunit.ko' ! -name '*netns_kunit.ko' | sort); do
 	dmesg -C
 	insmod "$ko" && rmmod "$(basename "$ko" .ko)"
 	dmesg | sed -n 's/^\[[ 0-9.]*\] //; /^# [a-z_]*: pass:/p; /^\s*not ok/p'
