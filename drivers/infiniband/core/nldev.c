@@ -62,20 +62,26 @@ static int nldev_parse(const struct nlmsghdr *nlh, struct nlattr **tb,
 
 	/*
 	 * Integers must have exactly their size.  The generic parser only
-	 * warns in the kernel log about a wrong size; refuse it here,
-	 * quietly, with a message for the sender.
+	 * warns in the kernel log about a wrong size (and about trailing
+	 * bytes); refuse both here, quietly, with a message for the sender.
 	 */
-	if (nlh->nlmsg_len >= NLMSG_HDRLEN)
-		nlmsg_for_each_attr(nla, nlh, 0, rem) {
-			if (nla_type(nla) >= RDMA_NLDEV_ATTR_MAX)
-				continue;
-			want = fixed_len(nldev_policy[nla_type(nla)].type);
-			if (want && nla_len(nla) != want) {
-				NL_SET_ERR_MSG_ATTR(extack, nla,
-						    "attribute has the wrong size");
-				return -EINVAL;
-			}
+	if (nlh->nlmsg_len < NLMSG_HDRLEN)
+		return -EINVAL;
+	nlmsg_for_each_attr(nla, nlh, 0, rem) {
+		if (nla_type(nla) >= RDMA_NLDEV_ATTR_MAX)
+			continue;
+		want = fixed_len(nldev_policy[nla_type(nla)].type);
+		if (want && nla_len(nla) != want) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "attribute has the wrong size");
+			return -EINVAL;
 		}
+	}
+	/* so are bytes that do not form an attribute */
+	if (rem > 0) {
+		NL_SET_ERR_MSG(extack, "bytes left over after the attributes");
+		return -EINVAL;
+	}
 	/* liberal about unknown attribute ids, strict about known ones */
 	return nlmsg_parse_deprecated(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX - 1,
 				      nldev_policy, extack);

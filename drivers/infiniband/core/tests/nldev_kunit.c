@@ -143,7 +143,7 @@ static void nl_close(struct nl_ctx *c)
 
 /* ---- table of malformed requests ---- */
 
-enum attr_kind { A_NONE, A_U8, A_U32, A_U64, A_STR, A_RAW };
+enum attr_kind { A_NONE, A_U8, A_U32, A_U64, A_STR, A_RAW, A_TRAIL };
 
 struct bad_req {
 	const char *what;
@@ -178,6 +178,8 @@ static const struct bad_req bad_reqs[] = {
 	  RDMA_NLDEV_SYS_ATTR_NETNS_MODE, A_U32, 1, NULL, -EINVAL, true },
 	{ "SYS_SET without a mode", RDMA_NLDEV_CMD_SYS_SET, 0,
 	  0, A_NONE, 0, NULL, -EINVAL, true },
+	{ "trailing bytes", RDMA_NLDEV_CMD_SYS_GET, 0,
+	  0, A_TRAIL, 0, "xyz", -EINVAL, true },
 	{ "unknown command", RDMA_NLDEV_NUM_OPS + 3, 0,
 	  0, A_NONE, 0, NULL, -EOPNOTSUPP, true },
 	{ "a command that does not exist yet", RDMA_NLDEV_CMD_STAT_SET, 0,
@@ -211,6 +213,10 @@ static void add_bad_attr(struct nlmsghdr *nlh, const struct bad_req *r)
 		break;
 	case A_RAW:	/* no terminating NUL */
 		put_attr(nlh, r->attr, r->str, (u16)strlen(r->str));
+		break;
+	case A_TRAIL:	/* bytes too few to be an attribute */
+		memcpy((u8 *)nlh + nlh->nlmsg_len, r->str, strlen(r->str));
+		nlh->nlmsg_len += (u32)strlen(r->str);
 		break;
 	}
 }

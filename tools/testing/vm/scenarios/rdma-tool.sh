@@ -27,7 +27,7 @@ probe() {
 }
 
 stack_load ours || die "load ours"
-insmod "$RXE_KO" || die "insmod rdma_rxe"
+lsmod | grep -q '^rdma_rxe ' || insmod "$RXE_KO" || die "insmod rdma_rxe"
 ours=$(probe)
 rmmod rdma_rxe || die "rmmod rdma_rxe"
 stack_unload || die "unload ours"
