@@ -5,6 +5,7 @@
  * nothing stored.
  */
 #include <linux/build_bug.h>
+#include <linux/cpumask.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/string.h>
@@ -151,6 +152,7 @@ void rxe_init_device(struct rxe_dev *rxe, struct net_device *ndev)
 	ib_set_device_ops(ib_dev, &rxe_dev_ops);
 	ib_dev->node_type = RDMA_NODE_IB_CA;
 	ib_dev->phys_port_cnt = 1;
+	ib_dev->num_comp_vectors = num_possible_cpus();
 	ib_dev->node_guid = guid;
 	strscpy(ib_dev->node_desc, RXE_NODE_DESC, sizeof(ib_dev->node_desc));
 	rxe_init_attrs(&ib_dev->attrs, guid);
