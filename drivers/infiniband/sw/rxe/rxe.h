@@ -22,6 +22,9 @@ struct rxe_dev {
 	struct list_head list;
 	/* last port state announced by an event; under rxe_dev_mutex */
 	enum ib_port_state port_state;
+	/* from the netdev's ethtool speed when the device was created */
+	u8 active_width;
+	u16 active_speed;
 };
 
 static inline struct rxe_dev *to_rdev(struct ib_device *ib_dev)
