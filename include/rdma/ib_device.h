@@ -226,6 +226,7 @@ struct ib_device {
 	char node_desc[64];
 	struct ib_port_data *port_data;	/* [1..phys_port_cnt] */
 	struct ib_device_attr attrs;	/* filled by the driver before registering */
+	u32 num_comp_vectors;		/* completion vectors (IRQs); 0 means 1 */
 
 	/* Registration users: ib_device_get()/ib_device_put(). */
 	refcount_t refcount;
@@ -254,11 +255,33 @@ struct ib_device {
 	struct list_head event_handler_list;
 };
 
+/*
+ * What a client tells netlink RDMA_NLDEV_CMD_GET_CHARDEV about its char
+ * device.  @nl_msg is the reply being built (a client may add attributes of
+ * its own, e.g. RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID); @port is the requested
+ * port or 0 for none.  The client sets @cdev (with get_device() held; core
+ * puts it) and @abi.
+ */
+struct ib_client_nl_info {
+	struct sk_buff *nl_msg;
+	struct device *cdev;
+	u32 port;
+	u64 abi;
+};
+
 /* A user of every registered device (uverbs, rdma_cm, ...). */
 struct ib_client {
 	const char *name;
 	int (*add)(struct ib_device *dev);
 	void (*remove)(struct ib_device *dev, void *client_data);
+	/*
+	 * Optional: describe the client's char device for netlink.  @dev is
+	 * NULL (and @client_data NULL) for a request naming no device.  Runs
+	 * in process context while the client is on @dev (its remove() cannot
+	 * start until this returns); may sleep.
+	 */
+	int (*get_nl_info)(struct ib_device *dev, void *client_data,
+			   struct ib_client_nl_info *res);
 	u32 client_id;			/* set by ib_register_client() */
 	/* private to core */
 	refcount_t uses;
@@ -292,6 +315,8 @@ int ib_for_each_device(int (*fn)(struct ib_device *dev, void *data), void *data)
 int ib_register_client(struct ib_client *client);
 void ib_unregister_client(struct ib_client *client);
 void *ib_get_client_data(struct ib_device *device, struct ib_client *client);
+int ib_get_client_nl_info(struct ib_device *device, const char *client_name,
+			  struct ib_client_nl_info *res);
 void ib_set_client_data(struct ib_device *device, struct ib_client *client,
 			void *data);
 

@@ -14,6 +14,7 @@
  * client's add() may look devices up.
  */
 #include <linux/module.h>
+#include <linux/kmod.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/rcupdate.h>
@@ -424,6 +425,71 @@ void ib_set_client_data(struct ib_device *dev, struct ib_client *client,
 	up_read(&dev->client_data_rwsem);
 }
 EXPORT_SYMBOL(ib_set_client_data);
+
+/* ---- client char devices (netlink GET_CHARDEV) --------------------------- */
+
+/* A registered client by name, with a use held; NULL if there is none. */
+static struct ib_client *client_get_by_name(const char *name)
+{
+	struct ib_client *client, *found = NULL;
+	unsigned long id;
+
+	down_read(&clients_rwsem);
+	xa_for_each(&clients, id, client)
+		if (client->registered && !strcmp(client->name, name)) {
+			client_use(client);
+			found = client;
+			break;
+		}
+	up_read(&clients_rwsem);
+	return found;
+}
+
+static int client_nl_info(struct ib_device *dev, struct ib_client *client,
+			  struct ib_client_nl_info *res)
+{
+	struct ib_client_ctx *ctx;
+	int ret;
+
+	if (!client->get_nl_info)
+		return -EOPNOTSUPP;
+	if (!dev)
+		return client->get_nl_info(NULL, NULL, res);
+	/* read-held: remove_client_context() cannot erase (and remove()) */
+	down_read(&dev->client_data_rwsem);
+	ctx = (struct ib_client_ctx *)xa_load(&dev->client_data, client->client_id);
+	ret = ctx ? client->get_nl_info(dev, ctx->data, res) : -EOPNOTSUPP;
+	up_read(&dev->client_data_rwsem);
+	return ret;
+}
+
+/*
+ * Ask client @client_name about its char device on @dev (NULL: a client
+ * without devices, e.g. rdma_cm).  An unknown client is loaded through its
+ * "rdma-client-NAME" module alias and looked up once more.  On success
+ * res->cdev is set with a reference the caller drops with put_device().
+ */
+int ib_get_client_nl_info(struct ib_device *dev, const char *client_name,
+			  struct ib_client_nl_info *res)
+{
+	struct ib_client *client;
+	int ret;
+
+	client = client_get_by_name(client_name);
+	if (!client) {
+		request_module("rdma-client-%s", client_name);
+		client = client_get_by_name(client_name);
+	}
+	if (!client)
+		return -EOPNOTSUPP;
+	res->cdev = NULL;
+	ret = client_nl_info(dev, client, res);
+	client_unuse(client);
+	if (!ret && !res->cdev)
+		ret = -EINVAL;
+	return ret;
+}
+EXPORT_SYMBOL(ib_get_client_nl_info);
 
 /* Every registered device gets add() in index order. */
 int ib_register_client(struct ib_client *client)

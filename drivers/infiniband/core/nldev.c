@@ -9,6 +9,7 @@
  * yet answer EOPNOTSUPP with an extack message.
  */
 #include <linux/module.h>
+#include <linux/kdev_t.h>
 #include <linux/kmod.h>
 #include <linux/rwsem.h>
 #include <net/netlink.h>
@@ -798,6 +799,70 @@ out:
 	return ret;
 }
 
+/* ---- GET_CHARDEV ---- */
+
+struct chardev_req {
+	struct ib_device *dev;		/* NULL: a client without devices */
+	char type[CHARDEV_TYPE_MAX];
+	u32 port;
+};
+
+static int fill_chardev_cb(struct sk_buff *msg, void *arg)
+{
+	struct chardev_req *req = (struct chardev_req *)arg;
+	struct ib_client_nl_info info = { .nl_msg = msg, .port = req->port };
+	int ret;
+
+	ret = ib_get_client_nl_info(req->dev, req->type, &info);
+	if (ret)
+		return ret;
+	if (put_u64(msg, RDMA_NLDEV_ATTR_CHARDEV, huge_encode_dev(info.cdev->devt)) ||
+	    put_u64(msg, RDMA_NLDEV_ATTR_CHARDEV_ABI, info.abi) ||
+	    nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_NAME, dev_name(info.cdev)))
+		ret = -EMSGSIZE;
+	put_device(info.cdev);
+	return ret;
+}
+
+/* Which char device serves client CHARDEV_TYPE on DEV_INDEX (if given). */
+static int nldev_get_chardev(struct sk_buff *skb, struct nlmsghdr *nlh,
+			     struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct chardev_req req = { .dev = NULL };
+	int ret;
+
+	ret = nldev_parse(nlh, tb, extack);
+	if (ret)
+		return ret;
+	if (!tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE]) {
+		NL_SET_ERR_MSG(extack, "char device type missing");
+		return -EINVAL;
+	}
+	nla_strscpy(req.type, tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE], sizeof(req.type));
+	if (tb[RDMA_NLDEV_ATTR_DEV_INDEX]) {
+		req.dev = request_device(sock_net(skb->sk), tb, extack);
+		if (!req.dev)
+			return -EINVAL;
+	}
+	if (tb[RDMA_NLDEV_ATTR_PORT_INDEX]) {
+		req.port = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+		if (!req.dev || !rdma_is_port_valid(req.dev, req.port)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[RDMA_NLDEV_ATTR_PORT_INDEX],
+					    "no such port");
+			ret = -EINVAL;
+		}
+	}
+	if (!ret) {
+		ret = reply(skb, nlh, RDMA_NLDEV_CMD_GET_CHARDEV, fill_chardev_cb, &req);
+		if (ret == -EOPNOTSUPP)
+			NL_SET_ERR_MSG(extack, "no such char device client");
+	}
+	if (req.dev)
+		ib_device_put(req.dev);
+	return ret;
+}
+
 /* ---- table ---- */
 
 static const struct rdma_nl_cmd nldev_cmds[RDMA_NLDEV_NUM_OPS] = {
@@ -834,6 +899,9 @@ static const struct rdma_nl_cmd nldev_cmds[RDMA_NLDEV_NUM_OPS] = {
 	[RDMA_NLDEV_CMD_RES_SRQ_GET] = { .dump = nldev_res_obj_dump },
 	[RDMA_NLDEV_CMD_STAT_GET] = {
 		.doit = nldev_stat_get_doit,
+	},
+	[RDMA_NLDEV_CMD_GET_CHARDEV] = {
+		.doit = nldev_get_chardev,
 	},
 };
 

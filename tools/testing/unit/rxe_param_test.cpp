@@ -157,4 +157,28 @@ TEST(RxeAttrs, DeviceCapFlags) {
   EXPECT_EQ(RXE_DEVICE_CAP_FLAGS, expected);
 }
 
+struct EthSpeedCase {
+  uint32_t mbps;
+  uint8_t width;
+  uint16_t speed;
+};
+
+// What 6.1's ibv_devinfo shows for RoCE ports on links of these speeds.
+TEST(RxeEthSpeed, MatchesReferenceRanges) {
+  const EthSpeedCase cases[] = {
+      {0, RXE_WIDTH_1X, RXE_SPEED_SDR},       {100, RXE_WIDTH_1X, RXE_SPEED_SDR},
+      {1000, RXE_WIDTH_1X, RXE_SPEED_SDR},    {2500, RXE_WIDTH_1X, RXE_SPEED_FDR10},
+      {10000, RXE_WIDTH_1X, RXE_SPEED_FDR10}, {20000, RXE_WIDTH_4X, RXE_SPEED_DDR},
+      {25000, RXE_WIDTH_1X, RXE_SPEED_EDR},   {40000, RXE_WIDTH_4X, RXE_SPEED_FDR10},
+      {100000, RXE_WIDTH_4X, RXE_SPEED_EDR},  {0xffffffffu, RXE_WIDTH_4X, RXE_SPEED_EDR},
+  };
+  for (const auto &c : cases) {
+    uint8_t width = 0;
+    uint16_t speed = 0;
+    rxe_eth_width_speed(c.mbps, &width, &speed);
+    EXPECT_EQ(width, c.width) << c.mbps << " Mb/s";
+    EXPECT_EQ(speed, c.speed) << c.mbps << " Mb/s";
+  }
+}
+
 }  // namespace

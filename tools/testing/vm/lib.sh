@@ -3,7 +3,7 @@
 # kernel tree; upstream's modules are installed for modprobe), STACK, OUT.
 
 # Our modules in load order (paths relative to MODDIR).
-OUR_MODULES="drivers/infiniband/core/ib_core.ko drivers/infiniband/sw/rxe/rdma_rxe.ko"
+OUR_MODULES="drivers/infiniband/core/ib_core.ko drivers/infiniband/core/ib_uverbs.ko drivers/infiniband/sw/rxe/rdma_rxe.ko"
 # Upstream's, by name, in load order (modprobe resolves dependencies).
 UPSTREAM_MODULES="ib_core ib_uverbs rdma_cm rdma_ucm rdma_rxe"
 

@@ -54,6 +54,9 @@ struct rxe_dev {
 	/* the namespace whose UDP sockets we hold a use of (rxe_net.c) */
 	struct net *sock_net;
 	atomic64_t counters[RXE_NUM_COUNTERS];
+	/* from the netdev's ethtool speed when the device was created */
+	u8 active_width;
+	u16 active_speed;
 };
 
 static inline struct rxe_dev *to_rdev(struct ib_device *ib_dev)

@@ -41,3 +41,27 @@ u64 rxe_mac_to_eui64(const u8 *mac)
 	/* universal/local bit: bit 1 of the first byte */
 	return eui ^ (2ULL << 56);
 }
+
+/* Ethernet link speed ranges, slowest first; the last one is open-ended. */
+static const struct {
+	u32 max_mbps;
+	u8 width;
+	u8 speed;
+} rxe_eth_speeds[] = {
+	{ .max_mbps = 1000, .width = RXE_WIDTH_1X, .speed = RXE_SPEED_SDR },
+	{ .max_mbps = 10000, .width = RXE_WIDTH_1X, .speed = RXE_SPEED_FDR10 },
+	{ .max_mbps = 20000, .width = RXE_WIDTH_4X, .speed = RXE_SPEED_DDR },
+	{ .max_mbps = 25000, .width = RXE_WIDTH_1X, .speed = RXE_SPEED_EDR },
+	{ .max_mbps = 40000, .width = RXE_WIDTH_4X, .speed = RXE_SPEED_FDR10 },
+	{ .max_mbps = 0xffffffffU, .width = RXE_WIDTH_4X, .speed = RXE_SPEED_EDR },
+};
+
+void rxe_eth_width_speed(u32 mbps, u8 *width, u16 *speed)
+{
+	unsigned int i = 0;
+
+	while (mbps > rxe_eth_speeds[i].max_mbps)
+		i++;
+	*width = rxe_eth_speeds[i].width;
+	*speed = rxe_eth_speeds[i].speed;
+}

@@ -78,8 +78,15 @@
 #define RXE_MAX_MSG_SZ			0x800000
 #define RXE_MAX_VL_NUM			1
 #define RXE_MAX_MAD_SIZE		256
-#define RXE_ACTIVE_WIDTH		1	/* IB_WIDTH_1X */
-#define RXE_ACTIVE_SPEED		32	/* IB_SPEED_EDR */
+/* IBTA width and speed codes that rxe reports (PortInfo encodings) */
+#define RXE_WIDTH_1X			1
+#define RXE_WIDTH_4X			2
+#define RXE_SPEED_SDR			1	/* 2.5 Gb/s per lane */
+#define RXE_SPEED_DDR			2	/* 5 Gb/s */
+#define RXE_SPEED_FDR10			8	/* 10 Gb/s */
+#define RXE_SPEED_EDR			32	/* 25 Gb/s */
+/* a netdev whose speed is unknown counts as 1 Gb/s Ethernet */
+#define RXE_DEFAULT_ETH_MBPS		1000
 
 /*
  * Largest RoCEv2 header stack around an IB payload inside one Ethernet
@@ -114,5 +121,12 @@ unsigned int rxe_path_mtu_bytes(int code);
  * (52:54:00:12:34:56 -> 0x505400fffe123456); cpu_to_be64() it for a GUID.
  */
 u64 rxe_mac_to_eui64(const u8 *mac);
+
+/*
+ * The IB width and speed codes that stand for an Ethernet link of @mbps
+ * (Mb/s, as ethtool reports it), the way RoCE ports report them in Linux
+ * 6.1 (10 Gb/s Ethernet: 1X FDR10, 100 Gb/s: 4X EDR).
+ */
+void rxe_eth_width_speed(u32 mbps, u8 *width, u16 *speed);
 
 #endif /* _RXE_PARAM_H */

@@ -5,8 +5,11 @@
  * nothing stored.
  */
 #include <linux/build_bug.h>
+#include <linux/cpumask.h>
+#include <linux/ethtool.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/string.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 
@@ -39,8 +42,8 @@ static int rxe_query_port(struct ib_device *ib_dev, u32 port,
 		attr->phys_state = IB_PORT_PHYS_STATE_POLLING;
 	else
 		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
-	attr->active_width = RXE_ACTIVE_WIDTH;
-	attr->active_speed = RXE_ACTIVE_SPEED;
+	attr->active_width = to_rdev(ib_dev)->active_width;
+	attr->active_speed = to_rdev(ib_dev)->active_speed;
 	attr->max_mtu = IB_MTU_4096;
 	attr->active_mtu = (enum ib_mtu)
 		rxe_path_mtu_from_netdev_mtu(READ_ONCE(ndev->mtu));
@@ -48,7 +51,6 @@ static int rxe_query_port(struct ib_device *ib_dev, u32 port,
 	attr->max_msg_sz = RXE_MAX_MSG_SZ;
 	attr->gid_tbl_len = RXE_GID_TBL_LEN;
 	attr->pkey_tbl_len = RXE_PKEY_TBL_LEN;
-	attr->ip_gids = 1;
 	attr->port_cap_flags = RXE_PORT_CAP_FLAGS;
 	attr->max_vl_num = RXE_MAX_VL_NUM;
 	return 0;
@@ -142,6 +144,24 @@ static void rxe_init_attrs(struct ib_device_attr *a, __be64 guid)
 	a->local_ca_ack_delay = RXE_LOCAL_CA_ACK_DELAY;
 }
 
+/*
+ * Port width and speed from the netdev's link speed.  Read once here, where
+ * no lock is held: rxe_query_port() cannot take RTNL, since the netdev
+ * notifier unregisters devices under RTNL and waits for their users.
+ */
+static void rxe_init_port_speed(struct rxe_dev *rxe, struct net_device *ndev)
+{
+	struct ethtool_link_ksettings ks;
+	u32 mbps = RXE_DEFAULT_ETH_MBPS;
+
+	rtnl_lock();
+	if (!__ethtool_get_link_ksettings(ndev, &ks) &&
+	    ks.base.speed != (u32)SPEED_UNKNOWN)
+		mbps = ks.base.speed;
+	rtnl_unlock();
+	rxe_eth_width_speed(mbps, &rxe->active_width, &rxe->active_speed);
+}
+
 /* Everything but registration: identity, attributes and ops from @ndev. */
 void rxe_init_device(struct rxe_dev *rxe, struct net_device *ndev)
 {
@@ -151,10 +171,12 @@ void rxe_init_device(struct rxe_dev *rxe, struct net_device *ndev)
 	rxe->ndev = ndev;
 	INIT_LIST_HEAD(&rxe->list);
 	rxe->port_state = rxe_port_state(ndev);
+	rxe_init_port_speed(rxe, ndev);
 
 	ib_set_device_ops(ib_dev, &rxe_dev_ops);
 	ib_dev->node_type = RDMA_NODE_IB_CA;
 	ib_dev->phys_port_cnt = 1;
+	ib_dev->num_comp_vectors = num_possible_cpus();
 	ib_dev->node_guid = guid;
 	strscpy(ib_dev->node_desc, RXE_NODE_DESC, sizeof(ib_dev->node_desc));
 	rxe_init_attrs(&ib_dev->attrs, guid);

@@ -15,6 +15,11 @@ in_ns() { local ns=$1; shift; if [ "$ns" = init ]; then "$@"; else ip netns exec
 devs_in() { in_ns "$1" rdma dev show 2>&1 | awk -F': ' '/^[0-9]+: /{print $2}' | sort | tr '\n' ' '; }
 sysfs_in() { in_ns "$1" ls /sys/class/infiniband 2>&1 | sort | tr '\n' ' '; }
 roce_sock_in() { in_ns "$1" ss -Hnul 2>/dev/null | grep -c ':4791 '; }
+# libibverbs' view: the devices ibv_devices lists from namespace $1
+verbs_in() { in_ns "$1" ibv_devices 2>/dev/null | awk 'NR>2{print $1}' | sort | tr '\n' ' '; }
+# the uverbs char device of ib device $1
+uverbs_of() { grep -lx "$1" /sys/class/infiniband_verbs/uverbs*/ibdev 2>/dev/null | head -1 | xargs -r dirname | xargs -r basename; }
+can_open() { in_ns "$1" sh -c "exec 3<>/dev/infiniband/$2" 2>/dev/null && echo yes || echo no; }
 # expect WHAT GOT WANT
 expect() { [ "$2" = "$3" ] || die "$1: got '$2', want '$3'"; echo "ok: $1 = '$3'"; }
 
@@ -52,6 +57,8 @@ expect "sysfs in ns1" "$(sysfs_in ns1)" "rxe0 "
 cat /sys/class/infiniband/rxe0/node_type 2>/dev/null
 expect "RoCE sockets in ns1" "$(roce_sock_in ns1)" 2
 expect "RoCE sockets in init_net" "$(roce_sock_in init)" 0
+expect "verbs devices from init_net" "$(verbs_in init)" "rxe0 "
+expect "verbs devices from ns1" "$(verbs_in ns1)" "rxe0 "
 # the netdev is named only where it lives
 rdma link show rxe0/1 | grep -q 'netdev veth0' && die "init_net sees ns1's netdev name"
 ip netns exec ns1 rdma link show rxe0/1 | grep -q 'netdev veth0' || die "ns1 does not see its netdev"
@@ -77,6 +84,14 @@ expect "sysfs in ns2" "$(sysfs_in ns2)" "rxe1 "
 expect "RoCE sockets in init_net" "$(roce_sock_in init)" 0
 expect "RoCE sockets in ns1" "$(roce_sock_in ns1)" 2
 expect "RoCE sockets in ns2" "$(roce_sock_in ns2)" 2
+expect "verbs devices from init_net" "$(verbs_in init)" ""
+expect "verbs devices from ns1" "$(verbs_in ns1)" "rxe0 "
+uv=$(uverbs_of rxe0)
+[ -n "$uv" ] || die "rxe0 has no uverbs device"
+expect "open $uv from init_net" "$(can_open init "$uv")" no
+expect "open $uv from ns1" "$(can_open ns1 "$uv")" yes
+expect "open $uv from ns2" "$(can_open ns2 "$uv")" no
+ip netns exec ns1 ibv_devinfo -d rxe0 | grep -q 'PORT_ACTIVE' || die "ibv_devinfo in ns1"
 rdma link delete rxe0 2>/dev/null && die "init_net deleted ns1's device"
 ip netns exec ns2 rdma dev show rxe0 2>/dev/null && die "ns2 sees ns1's device by name"
 
@@ -91,6 +106,10 @@ expect "sysfs in ns2 after the move" "$(sysfs_in ns2)" "rxe0 rxe1 "
 expect "RoCE sockets in ns1 after the move" "$(roce_sock_in ns1)" 0
 expect "RoCE sockets in ns2 after the move" "$(roce_sock_in ns2)" 2
 ip netns exec ns2 rdma link show rxe0/1 | grep -q 'netdev veth0' || die "rxe0 lost its netdev"
+expect "verbs devices from ns2 after the move" "$(verbs_in ns2)" "rxe0 rxe1 "
+uv=$(uverbs_of rxe0)
+expect "open $uv (new char device) from ns2" "$(can_open ns2 "$uv")" yes
+expect "open $uv from ns1" "$(can_open ns1 "$uv")" no
 
 # the namespace dies with both netdevs in it: both devices go.  No
 # namespace sees every device in exclusive mode; shared mode does, and

@@ -1,0 +1,78 @@
+#!/bin/bash
+# ib_uverbs, discovery and context: libibverbs finds and opens rxe0 through
+# our /dev/infiniband/uverbs0 and prints exactly what it prints with
+# upstream's modules (ibv_devices, ibv_devinfo [-v], the infiniband_verbs
+# sysfs class, the char device node); then the uverbs_abi selftest checks
+# the write() ABI, async events and device removal with a context open.
+. "$REPO/tools/testing/vm/lib.sh"
+
+ABI_TEST=$REPO/build/selftests/uverbs_abi
+MAC=52:54:00:12:34:56
+[ -x "$ABI_TEST" ] || die "$ABI_TEST not built (make check builds it)"
+
+veth_add() {
+	ip link add veth0 type veth peer name veth1 || die "veth add"
+	ip link set veth0 address $MAC || die "veth0 address"
+	ip link set veth0 up && ip link set veth1 up || die "veth up"
+}
+
+# What user space sees of the device; must be identical for both stacks.
+probe() {
+	echo "--- ibv_devices"; ibv_devices 2>&1
+	echo "--- ibv_devinfo"; ibv_devinfo 2>&1
+	echo "--- ibv_devinfo -v"; ibv_devinfo -v 2>&1
+	echo "--- sysfs"
+	ls /sys/class/infiniband_verbs
+	echo "abi_version: $(cat /sys/class/infiniband_verbs/abi_version)"
+	for f in ibdev abi_version dev; do
+		echo "uverbs0/$f: $(cat /sys/class/infiniband_verbs/uverbs0/$f)"
+	done
+	ls /sys/class/infiniband_verbs/uverbs0/device 2>&1 | head -n 1
+	stat -c '%A %t:%T %n' /dev/infiniband/uverbs0
+	echo "--- warnings"
+	IBV_SHOW_WARNINGS=1 ibv_devices 2>&1 >/dev/null
+}
+
+# The GID table's sysfs files are not in this branch yet (separate work):
+# without them "ibv_devinfo -v" stops at the first GID with an error line
+# and without the blank line that ends the GID list.  Leave GID lines,
+# that error and blank lines out of the comparison until they land.
+gid_filter() { grep -v -E '^[[:space:]]*GID\[|^Failed to query gid|^[[:space:]]*$' ; }
+
+# run_stack ours|upstream: load, create rxe0, probe into $OUT_DIR/<stack>.txt,
+# run the selftest, unload.
+run_stack() {
+	local stack=$1 upstream=0
+	[ "$stack" = upstream ] && upstream=1
+	stack_load "$stack" || die "load $stack"
+	veth_add
+	rdma link add rxe0 type rxe netdev veth0 || die "$stack: rdma link add rxe0"
+	probe >"$work/$stack.txt"
+	echo "$stack: probed, running uverbs_abi"
+	UVERBS_ABI_UPSTREAM=$upstream UVERBS_ABI_DEV=rxe0 UVERBS_ABI_NETDEV=veth0 \
+		UVERBS_ABI_PEER=veth1 timeout 300 "$ABI_TEST" >"$work/$stack-abi.txt" 2>&1
+	echo "$?" >"$work/$stack-abi.rc"
+	rdma link delete rxe0 2>/dev/null
+	ip link del veth0
+	stack_unload || die "unload $stack"
+}
+
+work=$(mktemp -d)
+run_stack ours
+run_stack upstream
+
+echo "=== ours"; cat "$work/ours.txt"
+echo "=== uverbs_abi (ours)"; cat "$work/ours-abi.txt"
+echo "=== uverbs_abi (upstream, ours-only checks skipped)"; cat "$work/upstream-abi.txt"
+
+grep -q "no userspace device-specific driver" "$work/ours.txt" &&
+	die "libibverbs found no provider for our device"
+grep -q "rxe0" "$work/ours.txt" || die "ibv_devices does not list rxe0"
+if ! diff -u <(gid_filter <"$work/upstream.txt") <(gid_filter <"$work/ours.txt"); then
+	die "ours and upstream differ (diff above: - upstream, + ours)"
+fi
+echo "ours and upstream: identical (GID lines left out)"
+[ "$(cat "$work/ours-abi.rc")" = 0 ] || die "uverbs_abi failed against ours"
+[ "$(cat "$work/upstream-abi.rc")" = 0 ] || die "uverbs_abi failed against upstream"
+rm -rf "$work"
+echo "uverbs-discovery: all checks passed"
