@@ -18,9 +18,16 @@ static int __init ib_core_init(void)
 	ret = ib_devices_init();
 	if (ret)
 		return ret;
-	ret = rdma_nl_init();
-	if (ret)
+	ret = roce_gid_mgmt_init();
+	if (ret) {
 		ib_devices_exit();
+		return ret;
+	}
+	ret = rdma_nl_init();
+	if (ret) {
+		roce_gid_mgmt_exit();
+		ib_devices_exit();
+	}
 	return ret;
 }
 
@@ -28,6 +35,7 @@ static void __exit ib_core_exit(void)
 {
 	rdma_nl_exit();
 	rdma_links_exit();
+	roce_gid_mgmt_exit();
 	ib_devices_exit();
 }
 
