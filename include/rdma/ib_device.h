@@ -198,10 +198,18 @@ struct ib_device_ops {
 			    u32 num);
 	/* Called once, after the last client is gone, before memory is freed. */
 	void (*dealloc_driver)(struct ib_device *dev);
+	/* P_Key table entry (sysfs ports/N/pkeys/I); -EINVAL past the end. */
+	int (*query_pkey)(struct ib_device *dev, u32 port, u16 index, u16 *pkey);
+	/* Driver's own files in the device's sysfs directory (may be NULL). */
+	const struct attribute_group *device_group;
 };
+
+struct ib_gid_port_cache;
+struct ib_sysfs_ports;
 
 struct ib_port_data {
 	struct ib_port_immutable immutable;
+	struct ib_gid_port_cache *gid_cache;	/* cache.c, while registered */
 };
 
 /*
@@ -253,6 +261,9 @@ struct ib_device {
 
 	spinlock_t event_handler_lock;
 	struct list_head event_handler_list;
+
+	/* sysfs ports/ directory of dev (sysfs.c), while registered */
+	struct ib_sysfs_ports *sysfs_ports;
 };
 
 /*
@@ -332,6 +343,7 @@ void ib_dispatch_event(const struct ib_event *event);
 
 int ib_query_port(struct ib_device *device, u32 port, struct ib_port_attr *attr);
 int ib_query_device(struct ib_device *device, struct ib_device_attr *attr);
+int ib_query_pkey(struct ib_device *device, u32 port, u16 index, u16 *pkey);
 enum rdma_link_layer rdma_port_get_link_layer(struct ib_device *device, u32 port);
 struct net_device *ib_device_get_netdev(struct ib_device *device, u32 port);
 
@@ -380,6 +392,15 @@ static inline bool rdma_is_port_valid(const struct ib_device *device, u32 port)
 
 #define rdma_for_each_port(device, iter)				\
 	for (iter = 1; iter <= (device)->phys_port_cnt; iter++)
+
+/*
+ * The ib_device behind a struct device that ib_core populated in sysfs
+ * (the device's own, or a per-namespace one): for drivers' show()s.
+ */
+static inline struct ib_device *rdma_device_to_ibdev(struct device *d)
+{
+	return (struct ib_device *)dev_get_drvdata(d);
+}
 
 static inline const char *dev_name_ib(const struct ib_device *device)
 {

@@ -23,4 +23,15 @@ enum ib_port_phys_state {
 /* Path MTU codes, IBTA 9.7.3 (the user ABI uses the same numbers). */
 enum ib_mtu { IB_MTU_256 = 1, IB_MTU_512, IB_MTU_1024, IB_MTU_2048, IB_MTU_4096 };
 
+/* Link width (PortInfo:LinkWidthActive) and speed (LinkSpeedActive/Ext). */
+enum ib_port_width {
+	IB_WIDTH_1X = 1, IB_WIDTH_2X = 16, IB_WIDTH_4X = 2, IB_WIDTH_8X = 4,
+	IB_WIDTH_12X = 8
+};
+
+enum ib_port_speed {
+	IB_SPEED_SDR = 1, IB_SPEED_DDR = 2, IB_SPEED_QDR = 4, IB_SPEED_FDR10 = 8,
+	IB_SPEED_FDR = 16, IB_SPEED_EDR = 32, IB_SPEED_HDR = 64, IB_SPEED_NDR = 128
+};
+
 #endif /* _RDMA_IB_PORT_TYPES_H */

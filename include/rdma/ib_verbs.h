@@ -9,5 +9,15 @@
 
 #include <rdma/ib_qp_state.h>
 #include <rdma/ib_device.h>
+#include <rdma/ib_gid_table.h>
+
+/* A GID as 16 bytes, or as the subnet prefix and interface id of IB. */
+union ib_gid {
+	u8 raw[RDMA_GID_BYTES];
+	struct {
+		__be64 subnet_prefix;
+		__be64 interface_id;
+	} global;
+};
 
 #endif /* _RDMA_IB_VERBS_H */

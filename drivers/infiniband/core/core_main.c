@@ -21,11 +21,16 @@ static int __init ib_core_init(void)
 	ret = rdma_netns_init_module();
 	if (ret)
 		goto err_devices;
-	ret = rdma_nl_init();
+	ret = roce_gid_mgmt_init();
 	if (ret)
 		goto err_netns;
+	ret = rdma_nl_init();
+	if (ret)
+		goto err_gid;
 	return 0;
 
+err_gid:
+	roce_gid_mgmt_exit();
 err_netns:
 	rdma_netns_exit_module();
 err_devices:
@@ -37,6 +42,7 @@ static void __exit ib_core_exit(void)
 {
 	rdma_nl_exit();
 	rdma_links_exit();
+	roce_gid_mgmt_exit();
 	rdma_netns_exit_module();
 	ib_devices_exit();
 }

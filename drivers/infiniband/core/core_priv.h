@@ -22,17 +22,6 @@ void ib_compat_devs_del(struct ib_device *ibdev);
 int rdma_netns_init_module(void);
 void rdma_netns_exit_module(void);
 
-/* sysfs.c: the attributes of a device, also shown by its compat dirs */
-static inline int ib_sysfs_compat_add(struct ib_device *ibdev,
-				      struct device *cdev)
-{
-	return 0;
-}
-
-static inline void ib_sysfs_compat_del(struct ib_device *ibdev,
-				       struct device *cdev)
-{
-}
 
 /* netlink.c / nldev.c */
 #define RDMA_NL_ADMIN	0x1	/* needs CAP_NET_ADMIN */
@@ -49,5 +38,35 @@ int rdma_nl_unicast(struct net *net, struct sk_buff *skb, u32 portid);
 int rdma_nl_init(void);
 void rdma_nl_exit(void);
 void rdma_links_exit(void);
+
+/* cache.c: per-port GID tables */
+struct ib_gid_want {
+	u8 gid[16];
+	u8 type;		/* enum ib_gid_type */
+};
+
+int ib_cache_setup_one(struct ib_device *dev);
+void ib_cache_cleanup_one(struct ib_device *dev);
+bool ib_gid_cache_sync(struct ib_device *dev, u32 port, u32 ifindex,
+		       bool has_default, const struct ib_gid_want *want, u32 n);
+
+/* roce_gid_mgmt.c: RoCE GIDs from the bound netdev's addresses */
+void roce_gid_rescan_device(struct ib_device *dev);
+int roce_gid_mgmt_init(void);
+void roce_gid_mgmt_exit(void);
+
+/* sysfs.c: files under /sys/class/infiniband/<dev>/ */
+int ib_sysfs_add_device_attrs(struct ib_device *dev, struct device *d);
+void ib_sysfs_del_device_attrs(struct ib_device *dev, struct device *d);
+struct ib_sysfs_ports *ib_sysfs_add_ports(struct ib_device *dev,
+					  struct kobject *parent);
+void ib_sysfs_del_ports(struct ib_sysfs_ports *ports);
+
+/*
+ * device.c hooks (registration: after device_add, before the device is
+ * REGISTERED; unregistration: after the last user, before device_del).
+ */
+int ib_device_setup_gids_and_sysfs(struct ib_device *dev);
+void ib_device_cleanup_gids_and_sysfs(struct ib_device *dev);
 
 #endif /* _IB_CORE_PRIV_H */

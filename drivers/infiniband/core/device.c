@@ -648,7 +648,15 @@ int ib_register_device(struct ib_device *dev, const char *name,
 	/* not yet REGISTERED: lookups skip it until clients are in */
 	up_write(&devices_rwsem);
 
+	/* [gid/sysfs] no uevent until the port files exist (see the hook below) */
+	dev_set_uevent_suppress(&dev->dev, true);
 	ret = device_add(&dev->dev);
+	/* [gid/sysfs] hook: GID cache, RoCE GIDs, sysfs files; sends the uevent */
+	if (!ret) {
+		ret = ib_device_setup_gids_and_sysfs(dev);
+		if (ret)
+			device_del(&dev->dev);
+	}
 	if (ret) {
 		down_write(&devices_rwsem);
 		xa_erase(&devices, dev->index);
@@ -695,6 +703,8 @@ static bool __ib_unregister_device(struct ib_device *dev)
 	remove_all_clients(dev);
 
 	ib_compat_devs_del(dev);
+	/* [gid/sysfs] hook: port files, then GID cache; nobody uses them now */
+	ib_device_cleanup_gids_and_sysfs(dev);
 	device_del(&dev->dev);
 	down_write(&devices_rwsem);
 	xa_erase(&devices, dev->index);

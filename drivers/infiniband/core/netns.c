@@ -31,6 +31,7 @@ struct ib_compat_dev {
 	struct ib_device *ibdev;	/* its memory is held by us */
 	possible_net_t net;
 	struct list_head list;		/* on ibdev->compat_devs */
+	struct ib_sysfs_ports *ports;	/* the same port files as ibdev's */
 };
 
 static unsigned int rdma_netns_id;
@@ -95,8 +96,15 @@ static int compat_dev_add_locked(struct ib_device *ibdev, struct net *net)
 		put_device(&cdev->dev);
 		return ret;
 	}
-	ret = ib_sysfs_compat_add(ibdev, &cdev->dev);
+	ret = ib_sysfs_add_device_attrs(ibdev, &cdev->dev);
 	if (ret) {
+		device_unregister(&cdev->dev);
+		return ret;
+	}
+	cdev->ports = ib_sysfs_add_ports(ibdev, &cdev->dev.kobj);
+	if (IS_ERR(cdev->ports)) {
+		ret = (int)PTR_ERR(cdev->ports);
+		ib_sysfs_del_device_attrs(ibdev, &cdev->dev);
 		device_unregister(&cdev->dev);
 		return ret;
 	}
@@ -114,7 +122,8 @@ static void compat_devs_del_locked(struct ib_device *ibdev,
 		if (net && !net_eq(read_pnet(&cdev->net), net))
 			continue;
 		list_del(&cdev->list);
-		ib_sysfs_compat_del(ibdev, &cdev->dev);
+		ib_sysfs_del_ports(cdev->ports);
+		ib_sysfs_del_device_attrs(ibdev, &cdev->dev);
 		device_unregister(&cdev->dev);
 	}
 }

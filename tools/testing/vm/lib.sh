@@ -76,3 +76,21 @@ bpftrace_stop() {
 	wait "$1" 2>/dev/null
 	return 0
 }
+
+# veth_pair_add MAC: veth0 (with MAC) <-> veth1, both up.
+veth_pair_add() {
+	ip link add veth0 type veth peer name veth1 || die "veth add"
+	ip link set veth0 address "$1" || die "veth0 address"
+	ip link set veth0 up && ip link set veth1 up || die "veth up"
+}
+
+# gid_wait DEV INDEX GID: poll (<= 20 s) until port 1's gids/INDEX reads
+# GID (GID table updates are deferred to a work queue).
+gid_wait() {
+	local i f=/sys/class/infiniband/$1/ports/1/gids/$2
+	for ((i = 0; i < 100; i++)); do
+		grep -qx "$3" "$f" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	die "$1 gids/$2 is $(cat "$f" 2>&1), expected $3"
+}

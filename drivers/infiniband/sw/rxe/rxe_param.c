@@ -3,6 +3,8 @@
  * Pure helpers of the rxe device: no locks, no allocation, type-level
  * headers only (also compiled as C++17 by tools/testing/unit).
  */
+#include <rdma/ib_gid_table.h>
+
 #include "rxe_param.h"
 
 unsigned int rxe_path_mtu_bytes(int code)
@@ -29,17 +31,15 @@ enum ib_mtu rxe_path_mtu_from_netdev_mtu(unsigned int netdev_mtu)
 
 u64 rxe_mac_to_eui64(const u8 *mac)
 {
+	u8 gid[RDMA_GID_BYTES];
 	u64 eui = 0;
 	int i;
 
-	/* upper three MAC bytes, then ff:fe, then the lower three */
-	for (i = 0; i < 3; i++)
-		eui = (eui << 8) | mac[i];
-	eui = (eui << 16) | 0xfffeU;
-	for (i = 3; i < RXE_MAC_LEN; i++)
-		eui = (eui << 8) | mac[i];
-	/* universal/local bit: bit 1 of the first byte */
-	return eui ^ (2ULL << 56);
+	/* one EUI-64 rule in the stack: the default GID's interface id */
+	rdma_gid_default_from_mac(mac, gid);
+	for (i = 8; i < RDMA_GID_BYTES; i++)
+		eui = (eui << 8) | gid[i];
+	return eui;
 }
 
 /* Ethernet link speed ranges, slowest first; the last one is open-ended. */

@@ -74,6 +74,7 @@
 #define RXE_PORT			1
 #define RXE_GID_TBL_LEN			1024
 #define RXE_PKEY_TBL_LEN		1
+#define RXE_DEFAULT_PKEY		0xffff	/* full member of the default partition */
 #define RXE_PORT_CAP_FLAGS		0x00010000	/* CM_SUP */
 #define RXE_MAX_MSG_SZ			0x800000
 #define RXE_MAX_VL_NUM			1
@@ -119,6 +120,8 @@ unsigned int rxe_path_mtu_bytes(int code);
  * Modified EUI-64 of a 48-bit MAC: U/L bit flipped, ff:fe inserted in the
  * middle.  Returned as the number whose big-endian encoding is the EUI-64
  * (52:54:00:12:34:56 -> 0x505400fffe123456); cpu_to_be64() it for a GUID.
+ * The bytes are those of rdma_gid_default_from_mac()'s interface id (it is
+ * computed by it), so node GUID and default GID always agree.
  */
 u64 rxe_mac_to_eui64(const u8 *mac);
 

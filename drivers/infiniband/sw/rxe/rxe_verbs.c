@@ -80,6 +80,35 @@ static struct net_device *rxe_get_netdev(struct ib_device *ib_dev, u32 port)
 	return ndev;
 }
 
+/* One P_Key, the full-membership default (sysfs ports/1/pkeys/0). */
+static int rxe_query_pkey(struct ib_device *ib_dev, u32 port, u16 index,
+			  u16 *pkey)
+{
+	if (index >= RXE_PKEY_TBL_LEN)
+		return -EINVAL;
+	*pkey = RXE_DEFAULT_PKEY;
+	return 0;
+}
+
+/* sysfs <dev>/parent: the bound netdev's name, as upstream rxe. */
+static ssize_t parent_show(struct device *d, struct device_attribute *attr,
+			   char *buf)
+{
+	struct ib_device *ib_dev = rdma_device_to_ibdev(d);
+
+	return sysfs_emit(buf, "%s\n", to_rdev(ib_dev)->ndev->name);
+}
+static DEVICE_ATTR_RO(parent);
+
+static struct attribute *rxe_dev_attributes[] = {
+	&dev_attr_parent.attr,
+	NULL,
+};
+
+static const struct attribute_group rxe_dev_attr_group = {
+	.attrs = rxe_dev_attributes,
+};
+
 /* Last use of the device: core frees the memory right after. */
 static void rxe_dealloc_driver(struct ib_device *ib_dev)
 {
@@ -104,6 +133,8 @@ static const struct ib_device_ops rxe_dev_ops = {
 	.num_port_stats = RXE_NUM_COUNTERS,
 	.get_hw_stats = rxe_get_hw_stats,
 	.dealloc_driver = rxe_dealloc_driver,
+	.query_pkey = rxe_query_pkey,
+	.device_group = &rxe_dev_attr_group,
 };
 
 static void rxe_init_attrs(struct ib_device_attr *a, __be64 guid)
