@@ -40,12 +40,13 @@ copy_tree() {
 # bool/true/false as a typedef of _Bool and an enum, so gcc flags every use
 # in C; in C++ they are the built-in type and literals with the same
 # meaning.  'class' is the kernel's own device-model type (struct class,
-# struct device::class), which a driver cannot avoid naming; our own
-# declarations never use it.  The host build
+# struct device::class), which a driver cannot avoid naming; likewise
+# 'namespace', the member of struct class that tags a class's sysfs
+# entries by network namespace.  Our own declarations never use them.  The host build
 # of the pure files as real C++ (tools/testing/unit) covers that ground.
 our_diagnostics() {
 	grep -E "^($1/[^:]+:[0-9]+(:[0-9]+)?: (warning|error)|WARNING: modpost|ERROR: modpost)" "$2" |
-		grep -Ev "identifier [^ ]*(bool|true|false|class)[^ ]* conflicts with C\\+\\+ keyword"
+		grep -Ev "identifier [^ ]*(bool|true|false|class|namespace)[^ ]* conflicts with C\\+\\+ keyword"
 }
 
 # kbuild CHECK KDIR [make args...]: build a fresh copy, judge its log

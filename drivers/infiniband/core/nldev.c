@@ -783,7 +783,7 @@ static int nldev_stat_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		ret = -EINVAL;
 		goto out;
 	}
-	req.values = kcalloc(req.dev->ops.num_port_stats, sizeof(u64),
+	req.values = (u64 *)kcalloc(req.dev->ops.num_port_stats, sizeof(u64),
 			     GFP_KERNEL);
 	if (!req.values) {
 		ret = -ENOMEM;

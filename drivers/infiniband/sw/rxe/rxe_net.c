@@ -55,7 +55,7 @@ static struct socket *rxe_sock_create(struct net *net, bool ipv6)
 		cfg.ipv6_v6only = 1;
 	ret = udp_sock_create(net, &cfg, &sock);
 	if (ret)
-		return ERR_PTR(ret);
+		return (struct socket *)ERR_PTR(ret);
 	setup_udp_tunnel_sock(net, sock, &tcfg);
 	return sock;
 }
