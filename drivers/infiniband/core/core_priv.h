@@ -61,6 +61,11 @@ void ib_sysfs_del_device_attrs(struct ib_device *dev, struct device *d);
 struct ib_sysfs_ports *ib_sysfs_add_ports(struct ib_device *dev,
 					  struct kobject *parent);
 void ib_sysfs_del_ports(struct ib_sysfs_ports *ports);
+/* sysfs_counters.c: ports/<N>/hw_counters/ */
+struct ib_port_counters;
+struct ib_port_counters *ib_sysfs_add_counters(struct ib_device *dev, u32 port,
+					       struct kobject *parent);
+void ib_sysfs_del_counters(struct ib_port_counters *c);
 
 /*
  * device.c hooks (registration: after device_add, before the device is

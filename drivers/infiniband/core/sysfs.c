@@ -156,6 +156,7 @@ struct ib_sysfs_port {
 	struct ib_port_table gids, pkeys, types, ndevs;
 	bool gids_added, pkeys_added, types_added, ndevs_added;
 	bool gid_attrs_added;
+	struct ib_port_counters *counters;	/* hw_counters/, or NULL */
 };
 
 struct ib_sysfs_ports {
@@ -404,6 +405,7 @@ static struct kobj_type gid_attrs_ktype = {
 
 static void port_del(struct ib_sysfs_port *p)
 {
+	ib_sysfs_del_counters(p->counters);
 	if (p->gid_attrs_added) {
 		if (p->types_added)
 			sysfs_remove_group(&p->gid_attrs, &p->types.group);
@@ -461,7 +463,13 @@ static int port_add_tables(struct ib_sysfs_port *p)
 	if (ret)
 		return ret;
 	p->ndevs_added = true;
-	return 0;
+
+	p->counters = ib_sysfs_add_counters(p->dev, p->port, &p->kobj);
+	if (IS_ERR(p->counters)) {
+		ret = (int)PTR_ERR(p->counters);
+		p->counters = NULL;
+	}
+	return ret;
 }
 
 static struct ib_sysfs_port *port_add(struct ib_device *dev, u32 port,
