@@ -6,7 +6,7 @@
 # everything the scenarios did.
 set -u
 OUT=${OUT:-/run/out}
-timeout_s=${SCENARIO_TIMEOUT:-900}
+timeout_s=${SCENARIO_TIMEOUT:-1500}
 
 for s in "$@"; do
 	name=$(basename "$s" .sh)

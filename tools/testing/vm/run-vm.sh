@@ -107,7 +107,7 @@ fi
 {
 	printf 'export %s=%q\n' REPO "$repo" MODDIR "$moddir" KDIR "$kdir" \
 		STACK "$stack" MODE "$mode" CMD "$cmd" \
-		SCENARIO_TIMEOUT "${SCENARIO_TIMEOUT:-900}"
+		SCENARIO_TIMEOUT "${SCENARIO_TIMEOUT:-1500}"
 	printf 'SCENARIOS=%q\n' "${resolved[*]:-}"
 } >"$out/job.env"
 

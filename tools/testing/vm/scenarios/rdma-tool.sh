@@ -21,6 +21,9 @@ probe() {
 		rdma $cmd 2>&1
 		echo "rc $?"
 	done
+	echo "# hw_counters"
+	ls -l /sys/class/infiniband/rxe0/ports/1/hw_counters | awk 'NR>1{print $1, $NF}'
+	(cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep . *)
 	echo "# rdma link delete"; rdma link delete rxe0 2>&1; echo "rc $?"
 	echo "# rdma dev after delete"; rdma dev 2>&1; echo "rc $?"
 	ip link del veth0
