@@ -48,5 +48,5 @@ for ko in $(find "$MODDIR/drivers" -name '*_kunit.ko' ! -name '*netns_kunit.ko' 
 	insmod "$ko" && rmmod "$(basename "$ko" .ko)"
 	dmesg | sed -n 's/^\[[ 0-9.]*\] //; /^# [a-z_]*: pass:/p; /^\s*not ok/p'
 done
-say "rmmod rdma_rxe ib_core"
+say "rmmod rdma_rxe ib_uverbs ib_core"
 stack_unload && echo "unloaded; kernel log clean: $(dmesg | grep -Ec 'WARNING|BUG|leak') reports"
