@@ -22,6 +22,19 @@ uverbs_of() { grep -lx "$1" /sys/class/infiniband_verbs/uverbs*/ibdev 2>/dev/nul
 can_open() { in_ns "$1" sh -c "exec 3<>/dev/infiniband/$2" 2>/dev/null && echo yes || echo no; }
 # expect WHAT GOT WANT
 expect() { [ "$2" = "$3" ] || die "$1: got '$2', want '$3'"; echo "ok: $1 = '$3'"; }
+# settle WHAT WANT CMD...: like expect, for a result that arrives
+# asynchronously (a deleted namespace is cleaned up from a workqueue, and
+# a device leaves netlink before its sysfs directories go)
+settle() {
+	local what=$1 want=$2 i got
+	shift 2
+	for i in $(seq 100); do
+		got=$("$@")
+		[ "$got" = "$want" ] && break
+		sleep 0.2
+	done
+	expect "$what" "$got" "$want"
+}
 
 # The mode changes only while no other namespace exists; a deleted
 # namespace is cleaned up asynchronously, so retry for a while.
@@ -65,8 +78,8 @@ ip netns exec ns1 rdma link show rxe0/1 | grep -q 'netdev veth0' || die "ns1 doe
 rdma dev set rxe0 netns ns1 2>/tmp/err && die "rdma dev set netns accepted in shared mode"
 grep -q 'exclusive' /tmp/err || die "no reason given: $(cat /tmp/err)"
 ip netns del ns1
-expect "devices after ns1 died" "$(devs_in init)" ""
-expect "sysfs after ns1 died" "$(sysfs_in init)" ""
+settle "devices after ns1 died" "" devs_in init
+settle "sysfs after ns1 died" "" sysfs_in init
 
 echo "=== ours, exclusive mode"
 set_mode exclusive || die "cannot switch to exclusive"
@@ -117,8 +130,8 @@ expect "open $uv from ns1" "$(can_open ns1 "$uv")" no
 ip netns del ns2
 ip netns del ns1
 set_mode shared || die "cannot switch back to shared"
-expect "devices left anywhere" "$(devs_in init)" ""
-expect "sysfs left" "$(sysfs_in init)" ""
+settle "devices left anywhere" "" devs_in init
+settle "sysfs left" "" sysfs_in init
 
 echo "=== KUnit: a mock device moved between namespaces"
 set_mode exclusive || die "cannot switch to exclusive"
