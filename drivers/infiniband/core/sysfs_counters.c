@@ -4,9 +4,11 @@
  * counter the driver names (ops.port_stats), read live through
  * ops.get_hw_stats, plus "lifespan" as upstream has it.  Upstream caches
  * the values for "lifespan" milliseconds; we always read them fresh, so
- * the file only remembers what was written (0..10000), for scripts that
- * set it.
+ * the file only remembers what was written (0..10000 ms, kept in jiffies
+ * like upstream, so it reads back rounded to the tick: 10 ms is 12 at
+ * HZ=250), for scripts that set it.
  */
+#include <linux/jiffies.h>
 #include <linux/kobject.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -26,7 +28,7 @@ struct ib_port_counters {
 	struct kobject kobj;
 	struct ib_device *dev;
 	u32 port;
-	u32 lifespan_ms;
+	unsigned long lifespan;		/* jiffies */
 	struct attribute_group group;
 	struct attribute **ptrs;	/* num + 2, NULL-terminated */
 	struct counter_file *files;	/* num + 1 */
@@ -43,7 +45,8 @@ static ssize_t counters_show(struct kobject *kobj, struct attribute *attr,
 	ssize_t ret;
 
 	if (f->index == LIFESPAN_FILE)
-		return sysfs_emit(buf, "%u\n", READ_ONCE(c->lifespan_ms));
+		return sysfs_emit(buf, "%u\n",
+				  jiffies_to_msecs(READ_ONCE(c->lifespan)));
 	values = (u64 *)kcalloc(num, sizeof(*values), GFP_KERNEL);
 	if (!values)
 		return -ENOMEM;
@@ -69,7 +72,7 @@ static ssize_t counters_store(struct kobject *kobj, struct attribute *attr,
 		return ret;
 	if (ms > LIFESPAN_MAX_MS)
 		return -EINVAL;
-	WRITE_ONCE(c->lifespan_ms, ms);
+	WRITE_ONCE(c->lifespan, msecs_to_jiffies(ms));
 	return (ssize_t)count;
 }
 
@@ -117,7 +120,7 @@ struct ib_port_counters *ib_sysfs_add_counters(struct ib_device *dev, u32 port,
 		return (struct ib_port_counters *)ERR_PTR(-ENOMEM);
 	c->dev = dev;
 	c->port = port;
-	c->lifespan_ms = 10;	/* upstream's default */
+	c->lifespan = msecs_to_jiffies(10);	/* upstream's default */
 	kobject_init(&c->kobj, &counters_ktype);
 	c->files = (struct counter_file *)kcalloc(num + 1, sizeof(*c->files),
 						  GFP_KERNEL);
