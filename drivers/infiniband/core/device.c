@@ -619,6 +619,21 @@ static void add_all_clients(struct ib_device *dev)
 	up_read(&clients_rwsem);
 }
 
+/*
+ * In service (again): the registration's own use, REGISTERED so lookups
+ * find it, then every client's add().  Registration and the end of a
+ * namespace move.
+ */
+static void enable_device(struct ib_device *dev)
+{
+	reinit_completion(&dev->unreg_completion);
+	refcount_set(&dev->refcount, 1);
+	down_write(&devices_rwsem);
+	dev->state = IB_DEV_REGISTERED;
+	up_write(&devices_rwsem);
+	add_all_clients(dev);
+}
+
 int ib_register_device(struct ib_device *dev, const char *name,
 		       struct device *dma_device)
 {
@@ -664,14 +679,7 @@ int ib_register_device(struct ib_device *dev, const char *name,
 		return ret;
 	}
 	ib_compat_devs_add(dev);
-
-	reinit_completion(&dev->unreg_completion);
-	refcount_set(&dev->refcount, 1);
-	down_write(&devices_rwsem);
-	dev->state = IB_DEV_REGISTERED;
-	up_write(&devices_rwsem);
-
-	add_all_clients(dev);
+	enable_device(dev);
 	return 0;
 }
 EXPORT_SYMBOL(ib_register_device);
@@ -812,13 +820,7 @@ int ib_device_move_net_put(struct ib_device *dev, struct net *net)
 		rdma_dev_set_net(dev, old);
 	}
 	ib_compat_devs_add(dev);
-
-	reinit_completion(&dev->unreg_completion);
-	refcount_set(&dev->refcount, 1);
-	down_write(&devices_rwsem);
-	dev->state = IB_DEV_REGISTERED;
-	up_write(&devices_rwsem);
-	add_all_clients(dev);
+	enable_device(dev);
 out:
 	mutex_unlock(&dev->unreg_mutex);
 	put_device(&dev->dev);

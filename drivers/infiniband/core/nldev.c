@@ -260,36 +260,43 @@ static int nldev_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	return ret;
 }
 
-/* One message per device, resuming at cb->args[0] (a device index). */
-static int nldev_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
+/*
+ * A dump of one @cmd message per device the requester's namespace may
+ * see, filled by @fill; resumes at cb->args[0] (a device index).
+ */
+static int dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
+			unsigned int cmd,
+			int (*fill)(struct sk_buff *msg, struct ib_device *dev))
 {
 	unsigned long index = cb->args[0];
 	struct ib_device *dev;
 
-	while ((dev = ib_device_get_next(&index))) {
+	for (; (dev = ib_device_get_next(&index)); index++) {
 		struct nlmsghdr *nlh;
+		bool full = false;
 
-		if (!rdma_dev_access_netns(dev, sock_net(skb->sk))) {
-			ib_device_put(dev);
-			index++;
-			continue;
-		}
-		nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				cb->nlh->nlmsg_seq,
-				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET),
-				0, NLM_F_MULTI);
-		if (!nlh || fill_dev_info(skb, dev)) {
-			if (nlh)
+		if (rdma_dev_access_netns(dev, sock_net(skb->sk))) {
+			nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq,
+					RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd),
+					0, NLM_F_MULTI);
+			full = !nlh || fill(skb, dev);
+			if (full && nlh)
 				nlmsg_cancel(skb, nlh);
-			ib_device_put(dev);
-			break;
+			else if (!full)
+				nlmsg_end(skb, nlh);
 		}
-		nlmsg_end(skb, nlh);
 		ib_device_put(dev);
-		index++;
+		if (full)
+			break;
 	}
 	cb->args[0] = index;
 	return skb->len;
+}
+
+static int nldev_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return dump_devices(skb, cb, RDMA_NLDEV_CMD_GET, fill_dev_info);
 }
 
 /* ---- PORT_GET ---- */
@@ -669,33 +676,7 @@ static int nldev_res_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 /* "rdma res": one summary per visible device. */
 static int nldev_res_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	unsigned long index = cb->args[0];
-	struct ib_device *dev;
-
-	while ((dev = ib_device_get_next(&index))) {
-		struct nlmsghdr *nlh;
-
-		if (!rdma_dev_access_netns(dev, sock_net(skb->sk))) {
-			ib_device_put(dev);
-			index++;
-			continue;
-		}
-		nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				cb->nlh->nlmsg_seq,
-				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_GET),
-				0, NLM_F_MULTI);
-		if (!nlh || fill_res_summary(skb, dev)) {
-			if (nlh)
-				nlmsg_cancel(skb, nlh);
-			ib_device_put(dev);
-			break;
-		}
-		nlmsg_end(skb, nlh);
-		ib_device_put(dev);
-		index++;
-	}
-	cb->args[0] = index;
-	return skb->len;
+	return dump_devices(skb, cb, RDMA_NLDEV_CMD_RES_GET, fill_res_summary);
 }
 
 /*
