@@ -21,11 +21,31 @@
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/rdma_netlink.h>
 #include <rdma/ib_port_types.h>
+#include <rdma/restrack.h>
 
 #define IB_DEVICE_NAME_MAX	64
 
 struct ib_device;
 struct ib_udata;
+struct ib_ucontext;
+struct ib_pd;
+struct ib_mr;
+struct ib_mw;
+struct ib_cq;
+struct ib_cq_init_attr;
+struct ib_qp;
+struct ib_qp_attr;
+struct ib_qp_init_attr;
+struct ib_srq;
+struct ib_srq_attr;
+struct ib_srq_init_attr;
+struct ib_ah;
+struct rdma_ah_init_attr;
+struct ib_send_wr;
+struct ib_recv_wr;
+struct ib_wc;
+struct scatterlist;
+struct vm_area_struct;
 
 /* Node types (RDMA_NODE_IB_CA, ...) come from <uapi/rdma/rdma_netlink.h>. */
 
@@ -74,7 +94,10 @@ struct ib_event {
 	enum ib_event_type event;
 	union {
 		u32 port_num;		/* port events */
-		void *object;		/* QP/CQ/SRQ/WQ events (later) */
+		struct ib_cq *cq;	/* CQ_ERR */
+		struct ib_qp *qp;	/* QP events */
+		struct ib_srq *srq;	/* SRQ_ERR, SRQ_LIMIT_REACHED */
+		void *object;
 	} element;
 };
 
@@ -151,22 +174,31 @@ struct ib_device_attr {
 	u8 local_ca_ack_delay;
 };
 
-/* Resource types counted per device ("rdma res"); upstream's numbering. */
-enum rdma_restrack_type {
-	RDMA_RESTRACK_PD,
-	RDMA_RESTRACK_CQ,
-	RDMA_RESTRACK_QP,
-	RDMA_RESTRACK_CM_ID,
-	RDMA_RESTRACK_MR,
-	RDMA_RESTRACK_CTX,
-	RDMA_RESTRACK_COUNTER,
-	RDMA_RESTRACK_SRQ,
-	RDMA_RESTRACK_MAX
-};
-
 /* One hardware counter of a port ("rdma statistic", sysfs hw_counters). */
 struct rdma_stat_desc {
 	const char *name;
+};
+
+/* Verbs enums the driver ops below take (the rest: ib_verbs.h). */
+enum ib_mr_type {
+	IB_MR_TYPE_MEM_REG,		/* fast registration (IB_WR_REG_MR) */
+	IB_MR_TYPE_SG_GAPS,
+	IB_MR_TYPE_DM,
+	IB_MR_TYPE_USER,		/* ib_reg_user_mr / REG_MR */
+	IB_MR_TYPE_DMA,			/* all of memory, ib_get_dma_mr */
+	IB_MR_TYPE_INTEGRITY,
+};
+
+enum ib_cq_notify_flags {
+	IB_CQ_SOLICITED = 1 << 0,
+	IB_CQ_NEXT_COMP = 1 << 1,
+	IB_CQ_SOLICITED_MASK = IB_CQ_SOLICITED | IB_CQ_NEXT_COMP,
+	IB_CQ_REPORT_MISSED_EVENTS = 1 << 2,
+};
+
+enum ib_srq_attr_mask {
+	IB_SRQ_MAX_WR = 1 << 0,		/* resize */
+	IB_SRQ_LIMIT = 1 << 1,		/* arm the limit event */
 };
 
 /*
@@ -202,6 +234,93 @@ struct ib_device_ops {
 	int (*query_pkey)(struct ib_device *dev, u32 port, u16 index, u16 *pkey);
 	/* Driver's own files in the device's sysfs directory (may be NULL). */
 	const struct attribute_group *device_group;
+
+	/*
+	 * Verbs objects (include/rdma/ib_verbs.h).  Core allocates the
+	 * objects of the sizes below (INIT_RDMA_OBJ_SIZE) and frees them
+	 * after destroy; create ops fill them, return 0 or -errno.  @udata is
+	 * NULL for kernel callers.  Destroy ops of objects core allocated may
+	 * fail only for user objects being busy; core has checked usecnt.
+	 */
+	int (*alloc_ucontext)(struct ib_ucontext *uctx, struct ib_udata *udata);
+	void (*dealloc_ucontext)(struct ib_ucontext *uctx);
+	/* mmap of the uverbs file, for a cookie the driver gave out */
+	int (*mmap)(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+	/* the device is going away under a live context: stop using user memory */
+	void (*disassociate_ucontext)(struct ib_ucontext *uctx);
+
+	int (*alloc_pd)(struct ib_pd *pd, struct ib_udata *udata);
+	int (*dealloc_pd)(struct ib_pd *pd, struct ib_udata *udata);
+
+	/* MRs are allocated by the driver */
+	struct ib_mr *(*get_dma_mr)(struct ib_pd *pd, int access);
+	struct ib_mr *(*reg_user_mr)(struct ib_pd *pd, u64 start, u64 length,
+				     u64 virt_addr, int access,
+				     struct ib_udata *udata);
+	/*
+	 * Change what @flags says (IB_MR_REREG_*) in place and return NULL,
+	 * or return a new MR replacing @mr (core then deregisters @mr), or an
+	 * ERR_PTR leaving @mr as it was.
+	 */
+	struct ib_mr *(*rereg_user_mr)(struct ib_mr *mr, int flags, u64 start,
+				       u64 length, u64 virt_addr, int access,
+				       struct ib_pd *pd, struct ib_udata *udata);
+	int (*dereg_mr)(struct ib_mr *mr, struct ib_udata *udata);
+	struct ib_mr *(*alloc_mr)(struct ib_pd *pd, enum ib_mr_type type,
+				  u32 max_num_sg);
+	int (*map_mr_sg)(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
+			 unsigned int *sg_offset);
+
+	int (*alloc_mw)(struct ib_mw *mw, struct ib_udata *udata);
+	int (*dealloc_mw)(struct ib_mw *mw);
+
+	int (*create_cq)(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
+			 struct ib_udata *udata);
+	int (*resize_cq)(struct ib_cq *cq, int cqe, struct ib_udata *udata);
+	int (*destroy_cq)(struct ib_cq *cq, struct ib_udata *udata);
+	/* > 0 with IB_CQ_REPORT_MISSED_EVENTS: completions are waiting */
+	int (*req_notify_cq)(struct ib_cq *cq, enum ib_cq_notify_flags flags);
+	int (*poll_cq)(struct ib_cq *cq, int num_entries, struct ib_wc *wc);
+
+	/* init->cap is in/out: the driver writes what the QP really has */
+	int (*create_qp)(struct ib_qp *qp, struct ib_qp_init_attr *init,
+			 struct ib_udata *udata);
+	/* core has checked the transition and resolved a RoCE AV */
+	int (*modify_qp)(struct ib_qp *qp, struct ib_qp_attr *attr,
+			 int attr_mask, struct ib_udata *udata);
+	int (*query_qp)(struct ib_qp *qp, struct ib_qp_attr *attr,
+			int attr_mask, struct ib_qp_init_attr *init);
+	int (*destroy_qp)(struct ib_qp *qp, struct ib_udata *udata);
+	/*
+	 * Kernel QPs: post the list.  User QPs (rxe): @wr is NULL and this
+	 * is the doorbell of POST_SEND with zero WRs: the SQ ring has news.
+	 */
+	int (*post_send)(struct ib_qp *qp, const struct ib_send_wr *wr,
+			 const struct ib_send_wr **bad_wr);
+	int (*post_recv)(struct ib_qp *qp, const struct ib_recv_wr *wr,
+			 const struct ib_recv_wr **bad_wr);
+
+	int (*create_srq)(struct ib_srq *srq, struct ib_srq_init_attr *init,
+			  struct ib_udata *udata);
+	int (*modify_srq)(struct ib_srq *srq, struct ib_srq_attr *attr,
+			  enum ib_srq_attr_mask mask, struct ib_udata *udata);
+	int (*query_srq)(struct ib_srq *srq, struct ib_srq_attr *attr);
+	int (*destroy_srq)(struct ib_srq *srq, struct ib_udata *udata);
+	int (*post_srq_recv)(struct ib_srq *srq, const struct ib_recv_wr *wr,
+			     const struct ib_recv_wr **bad_wr);
+
+	/* init->ah_attr has been checked and resolved by core */
+	int (*create_ah)(struct ib_ah *ah, struct rdma_ah_init_attr *init,
+			 struct ib_udata *udata);
+	int (*destroy_ah)(struct ib_ah *ah, u32 flags);
+
+	size_t size_ib_ucontext;
+	size_t size_ib_pd;
+	size_t size_ib_mw;
+	size_t size_ib_cq;
+	size_t size_ib_qp;
+	size_t size_ib_srq;
+	size_t size_ib_ah;
 };
 
 struct ib_gid_port_cache;
@@ -346,18 +465,6 @@ int ib_query_device(struct ib_device *device, struct ib_device_attr *attr);
 int ib_query_pkey(struct ib_device *device, u32 port, u16 index, u16 *pkey);
 enum rdma_link_layer rdma_port_get_link_layer(struct ib_device *device, u32 port);
 struct net_device *ib_device_get_netdev(struct ib_device *device, u32 port);
-
-static inline void rdma_restrack_add(struct ib_device *device,
-				     enum rdma_restrack_type type)
-{
-	atomic_inc(&device->res_count[type]);
-}
-
-static inline void rdma_restrack_del(struct ib_device *device,
-				     enum rdma_restrack_type type)
-{
-	atomic_dec(&device->res_count[type]);
-}
 
 /* ---- namespaces (Documentation/core/netns.rst) ---- */
 
