@@ -99,9 +99,11 @@ void rxe_net_put(struct net *net);
 int rxe_net_init(void);
 void rxe_net_exit_module(void);
 
-/* rxe_verbs.c */
+/* rxe_pool.c: the object indices of a device */
 void rxe_pools_init(struct rxe_dev *rxe);
 void rxe_pools_cleanup(struct rxe_dev *rxe);
+
+/* rxe_verbs.c */
 enum ib_port_state rxe_port_state(struct net_device *ndev);
 void rxe_init_device(struct rxe_dev *rxe, struct net_device *ndev);
 

@@ -60,6 +60,13 @@ struct rxe_srq {
 struct rxe_wq {
 	spinlock_t lock;
 	struct rxe_queue *queue;	/* NULL: an RQ replaced by an SRQ */
+	/*
+	 * One consumer at a time walks the ring (under @lock: busy), so
+	 * completions keep WQE order while CQEs are posted unlocked;
+	 * whoever finds it busy sets @again for the walker to look again.
+	 */
+	bool busy;
+	bool again;
 	u32 max_wr;
 	u32 max_sge;
 	u32 max_inline;

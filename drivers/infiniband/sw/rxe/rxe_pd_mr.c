@@ -113,7 +113,7 @@ static int rxe_mr_map_umem(struct rxe_mr *mr, struct ib_umem *umem,
 	pages = (u64 *)kvcalloc(max ? max : 1, sizeof(u64), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;
-	for_each_sgtable_page(&umem->sgt_append.sgt, &iter, 0) {
+	ib_umem_for_each_page(umem, &iter) {
 		if (n == max)
 			break;
 		pages[n++] = (u64)(uintptr_t)page_address(sg_page_iter_page(&iter));

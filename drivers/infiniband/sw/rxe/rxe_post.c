@@ -141,24 +141,58 @@ bad:
 	return ret;
 }
 
+/*
+ * Become the one consumer of @wq, or leave it to the current one (which
+ * is told to look again).  Returns with wq->lock held when we are it.
+ */
+static bool rxe_wq_begin(struct rxe_wq *wq)
+{
+	spin_lock_bh(&wq->lock);
+	if (wq->busy) {
+		wq->again = true;
+		spin_unlock_bh(&wq->lock);
+		return false;
+	}
+	wq->busy = true;
+	wq->again = false;
+	return true;
+}
+
+/* Under wq->lock: stop, unless someone asked for another look. */
+static bool rxe_wq_end(struct rxe_wq *wq)
+{
+	if (wq->again) {
+		wq->again = false;
+		return false;
+	}
+	wq->busy = false;
+	spin_unlock_bh(&wq->lock);
+	return true;
+}
+
 static void rxe_rq_flush(struct rxe_qp *qp)
 {
 	struct rxe_cq *cq = to_rcq(qp->ibqp.recv_cq);
+	struct rxe_wq *rq = &qp->rq;
 	struct rxe_recv_wqe *wqe;
 	struct ib_wc wc;
 
-	if (!qp->rq.queue)
+	if (!rq->queue || !rxe_wq_begin(rq))
 		return;
-	spin_lock_bh(&qp->rq.lock);
-	while (!rxe_queue_empty(qp->rq.queue)) {
-		wqe = (struct rxe_recv_wqe *)
-			rxe_queue_consumer_slot(qp->rq.queue);
+	for (;;) {
+		if (rxe_queue_empty(rq->queue)) {
+			if (rxe_wq_end(rq))
+				return;
+			continue;
+		}
+		wqe = (struct rxe_recv_wqe *)rxe_queue_consumer_slot(rq->queue);
 		rxe_wc_fill(&wc, qp, READ_ONCE(wqe->wr_id), IB_WC_WR_FLUSH_ERR,
 			    IB_WC_RECV);
-		rxe_queue_advance_consumer(qp->rq.queue);
+		rxe_queue_advance_consumer(rq->queue);
+		spin_unlock_bh(&rq->lock);
 		rxe_cq_post(cq, &wc, false);
+		spin_lock_bh(&rq->lock);
 	}
-	spin_unlock_bh(&qp->rq.lock);
 }
 
 int rxe_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
@@ -312,38 +346,57 @@ static enum ib_wc_opcode rxe_wc_opcode(u32 wr_opcode)
 }
 
 /*
- * Walk the SQ from its head.  WQEs are copied out of the ring before
- * they are looked at: a user ring may change under us.
+ * What to do with the WQE at the head of the SQ: a WC status, or -EAGAIN
+ * to leave it for the data path.  @wqe is a private copy (a user ring may
+ * change under us).
  */
+static int rxe_sq_head(struct rxe_qp *qp, const struct rxe_send_wqe *wqe)
+{
+	const struct rxe_wr_info *info;
+
+	if (rxe_qp_state(qp) == IB_QPS_ERR)
+		return IB_WC_WR_FLUSH_ERR;
+	if (!rxe_wqe_ok(qp, wqe->wr.opcode, wqe->wr.send_flags,
+			wqe->dma.num_sge, wqe->dma.length))
+		return IB_WC_LOC_QP_OP_ERR;
+	info = rxe_wr_lookup(wqe->wr.opcode);
+	if (!(info->flags & RXE_WR_LOCAL))
+		return -EAGAIN;
+	return rxe_do_local(qp, wqe);
+}
+
+/* Walk the SQ from its head; see the comment at the top of the file. */
 void rxe_sq_process(struct rxe_qp *qp)
 {
 	struct rxe_cq *cq = to_rcq(qp->ibqp.send_cq);
-	struct rxe_queue *q = qp->sq.queue;
-	const struct rxe_wr_info *info;
+	struct rxe_wq *sq = &qp->sq;
 	struct rxe_send_wqe wqe;
-	bool error = false, signaled;
+	bool signaled;
 	struct ib_wc wc;
 	int status;
 
-	spin_lock_bh(&qp->sq.lock);
-	while (!rxe_queue_empty(q)) {
-		memcpy(&wqe, rxe_queue_consumer_slot(q), sizeof(wqe));
-		if (rxe_qp_state(qp) == IB_QPS_ERR) {
-			status = IB_WC_WR_FLUSH_ERR;
-		} else {
-			info = rxe_wr_lookup(wqe.wr.opcode);
-			if (!rxe_wqe_ok(qp, wqe.wr.opcode, wqe.wr.send_flags,
-					wqe.dma.num_sge, wqe.dma.length))
-				status = IB_WC_LOC_QP_OP_ERR;
-			else if (!(info->flags & RXE_WR_LOCAL))
-				break;	/* for the data path */
-			else
-				status = rxe_do_local(qp, &wqe);
+	if (!rxe_wq_begin(sq))
+		return;
+	for (;;) {
+		if (rxe_queue_empty(sq->queue)) {
+			if (rxe_wq_end(sq))
+				return;
+			continue;
 		}
+		memcpy(&wqe, rxe_queue_consumer_slot(sq->queue), sizeof(wqe));
+		spin_unlock_bh(&sq->lock);
+		status = rxe_sq_head(qp, &wqe);
+		spin_lock_bh(&sq->lock);
+		if (status == -EAGAIN) {
+			if (rxe_wq_end(sq))
+				return;
+			continue;
+		}
+		rxe_queue_advance_consumer(sq->queue);
+		spin_unlock_bh(&sq->lock);
 		signaled = qp->sq_sig_type == IB_SIGNAL_ALL_WR ||
 			   (wqe.wr.send_flags & IB_SEND_SIGNALED) ||
 			   status != IB_WC_SUCCESS;
-		rxe_queue_advance_consumer(q);
 		if (signaled) {
 			rxe_wc_fill(&wc, qp, wqe.wr.wr_id,
 				    (enum ib_wc_status)status,
@@ -351,14 +404,15 @@ void rxe_sq_process(struct rxe_qp *qp)
 			rxe_cq_post(cq, &wc, false);
 		}
 		if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR) {
-			error = true;
-			break;
+			spin_lock_bh(&sq->lock);
+			sq->busy = false;
+			spin_unlock_bh(&sq->lock);
+			/* a local error moves the QP to ERR: flushes the rest */
+			rxe_qp_error(qp, IB_EVENT_QP_FATAL);
+			return;
 		}
+		spin_lock_bh(&sq->lock);
 	}
-	spin_unlock_bh(&qp->sq.lock);
-	/* a local error moves the QP to ERR, which flushes the rest */
-	if (error)
-		rxe_qp_error(qp, IB_EVENT_QP_FATAL);
 }
 
 void rxe_qp_flush(struct rxe_qp *qp)

@@ -183,40 +183,6 @@ static const struct ib_device_ops rxe_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ah, rxe_ah, ibah),
 };
 
-/* Object number ranges and limits (rxe_param.h), as 6.1's pools. */
-void rxe_pools_init(struct rxe_dev *rxe)
-{
-	const struct ib_device_attr *a = &rxe->ib_dev.attrs;
-
-	rxe_pool_init(&rxe->pd_pool, "pd", 1, RXE_MAX_PD, a->max_pd, -EINVAL);
-	rxe_pool_init(&rxe->mr_pool, "mr", RXE_MIN_MR_INDEX, RXE_MAX_MR_INDEX,
-		      a->max_mr, -ENOMEM);
-	rxe_pool_init(&rxe->mw_pool, "mw", RXE_MIN_MW_INDEX, RXE_MAX_MW_INDEX,
-		      a->max_mw, -EINVAL);
-	rxe_pool_init(&rxe->cq_pool, "cq", 1, RXE_MAX_CQ, a->max_cq, -EINVAL);
-	rxe_pool_init(&rxe->qp_pool, "qp", RXE_MIN_QP_INDEX, RXE_MAX_QP_INDEX,
-		      a->max_qp, -EINVAL);
-	rxe_pool_init(&rxe->srq_pool, "srq", RXE_MIN_SRQ_INDEX,
-		      RXE_MAX_SRQ_INDEX, a->max_srq, -EINVAL);
-	rxe_pool_init(&rxe->ah_pool, "ah", RXE_MIN_AH_INDEX, RXE_MAX_AH_INDEX,
-		      a->max_ah, -EINVAL);
-	spin_lock_init(&rxe->mmap_lock);
-	INIT_LIST_HEAD(&rxe->mmap_pending);
-	/* cookies are page offsets into the uverbs file; 0 is never one */
-	rxe->mmap_next = PAGE_SIZE;
-}
-
-void rxe_pools_cleanup(struct rxe_dev *rxe)
-{
-	rxe_pool_cleanup(&rxe->pd_pool);
-	rxe_pool_cleanup(&rxe->mr_pool);
-	rxe_pool_cleanup(&rxe->mw_pool);
-	rxe_pool_cleanup(&rxe->cq_pool);
-	rxe_pool_cleanup(&rxe->qp_pool);
-	rxe_pool_cleanup(&rxe->srq_pool);
-	rxe_pool_cleanup(&rxe->ah_pool);
-}
-
 static void rxe_init_attrs(struct ib_device_attr *a, __be64 guid)
 {
 	memset(a, 0, sizeof(*a));
