@@ -80,9 +80,9 @@ int rxe_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		if (ret)
 			goto out;
 	}
-	/* not below what the CQ holds now (checked against the new ring) */
+	/* not below what the CQ holds now */
 	spin_lock_irqsave(&cq->lock, flags);
-	ret = rxe_queue_transfer(cq->queue, q);
+	ret = rxe_queue_transfer(cq->queue, q, cqe);
 	if (!ret)
 		swap(cq->queue, q);
 	spin_unlock_irqrestore(&cq->lock, flags);

@@ -73,7 +73,8 @@ void rxe_queue_reset(struct rxe_queue *q)
 	memset(q->buf->data, 0, (size_t)(q->index_mask + 1) << q->log2_elem);
 }
 
-int rxe_queue_transfer(struct rxe_queue *from, struct rxe_queue *to)
+int rxe_queue_transfer(struct rxe_queue *from, struct rxe_queue *to,
+		       u32 wanted)
 {
 	u32 prod, cons, n, i;
 	size_t len;
@@ -81,7 +82,7 @@ int rxe_queue_transfer(struct rxe_queue *from, struct rxe_queue *to)
 	prod = rxe_queue_producer(from);
 	cons = rxe_queue_consumer(from);
 	n = rxe_queue_used(prod, cons, from->index_mask);
-	if (n > to->capacity)
+	if (n > wanted || n > to->capacity)
 		return -EINVAL;
 	len = min_t(size_t, 1U << from->log2_elem, 1U << to->log2_elem);
 	for (i = 0; i < n; i++)

@@ -68,9 +68,11 @@ void rxe_queue_destroy(struct rxe_queue *q);
 /*
  * Resizing: copy the unconsumed entries of @from, oldest first, to the
  * start of the new ring @to (made by rxe_queue_create with the same side
- * and element size); -EINVAL if they do not fit.  Under the owner's lock.
+ * and element size for @wanted entries); -EINVAL if there are more than
+ * @wanted.  Under the owner's lock.
  */
-int rxe_queue_transfer(struct rxe_queue *from, struct rxe_queue *to);
+int rxe_queue_transfer(struct rxe_queue *from, struct rxe_queue *to,
+		       u32 wanted);
 /* empty the ring: both indices 0, slots zeroed */
 void rxe_queue_reset(struct rxe_queue *q);
 

@@ -101,7 +101,7 @@ static int rxe_srq_resize(struct rxe_dev *rxe, struct rxe_srq *srq, u32 max_wr,
 		goto out;
 	}
 	spin_lock_bh(&srq->lock);
-	ret = rxe_queue_transfer(srq->queue, q);
+	ret = rxe_queue_transfer(srq->queue, q, max_wr);
 	if (!ret)
 		swap(srq->queue, q);
 	spin_unlock_bh(&srq->lock);
