@@ -78,6 +78,8 @@ void uverbs_init_udata(struct uverbs_cmd_ctx *ctx, struct ib_udata *udata)
 	udata->outbuf = l->drv_out_len ?
 			(u8 __user *)ctx->resp + l->core_out_len : NULL;
 	udata->outlen = l->drv_out_len;
+	/* the driver ties what it hands out (mmap cookies) to the context */
+	udata->uctx = ctx->ucontext ? ctx->ucontext->ib_uctx : NULL;
 }
 
 /* ---- GET_CONTEXT ---- */

@@ -132,7 +132,7 @@ int uverbs_create_end(struct uverbs_cmd_ctx *ctx, struct uverbs_create *c,
 		      void *object, const void *resp, size_t len)
 {
 	struct ib_uobject *uobj = c->uobj;
-	struct ib_udata udata = {};
+	struct ib_udata udata = { .uctx = uobj->uctx->ib_uctx };
 	int ret;
 
 	if (c->pd_uobj)
@@ -257,7 +257,7 @@ static int destroy_object(struct ib_uobject *uobj, struct ib_udata *udata)
 static int destroy_locked(struct ib_uobject *uobj)
 {
 	/* destroy commands take no driver data: the driver sees an empty udata */
-	struct ib_udata udata = {};
+	struct ib_udata udata = { .uctx = uobj->uctx->ib_uctx };
 	int ret;
 
 	ret = destroy_object(uobj, &udata);
