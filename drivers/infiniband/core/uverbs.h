@@ -14,6 +14,7 @@
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
+#include <linux/srcu.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 #include <rdma/ib_device.h>
@@ -42,6 +43,14 @@ struct uverbs_device {
 	 */
 	struct rw_semaphore disassoc_rwsem;
 	struct ib_device *ib_dev;
+	/*
+	 * mmap() runs under the mm's mmap_lock, which write() may take
+	 * (page faults) while holding disassoc_rwsem: mmap() therefore uses
+	 * SRCU instead, and remove() sets @gone and waits for it before it
+	 * destroys the contexts.
+	 */
+	struct srcu_struct mmap_srcu;
+	bool gone;
 	/* port events of @ib_dev fan out to every context's async file */
 	struct ib_event_handler event_handler;
 	spinlock_t async_lock;		/* @async_files; taken in atomic context */

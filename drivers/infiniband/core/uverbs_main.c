@@ -120,6 +120,7 @@ static void uverbs_device_release(struct device *dev)
 
 	WARN_ON(!list_empty(&udev->async_files));
 	mutex_destroy(&udev->contexts_mutex);
+	cleanup_srcu_struct(&udev->mmap_srcu);
 	ida_free(&uverbs_ida, udev->devnum);
 	kfree(udev);
 }
@@ -219,13 +220,14 @@ static int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 	struct uverbs_device *udev = file->udev;
 	struct uverbs_ucontext *uctx;
 	struct ib_device *ib_dev;
-	int ret;
+	int ret, idx;
 
-	down_read(&udev->disassoc_rwsem);
-	ib_dev = udev->ib_dev;
+	/* not disassoc_rwsem: see uverbs_device.mmap_srcu */
+	idx = srcu_read_lock(&udev->mmap_srcu);
+	ib_dev = READ_ONCE(udev->ib_dev);
 	/* pairs with smp_store_release() in GET_CONTEXT */
 	uctx = smp_load_acquire(&file->ucontext);
-	if (!ib_dev)
+	if (READ_ONCE(udev->gone) || !ib_dev)
 		ret = -EIO;
 	else if (!uctx || !uctx->ib_uctx)
 		ret = -EINVAL;
@@ -233,7 +235,7 @@ static int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 		ret = -ENODEV;
 	else
 		ret = ib_dev->ops.mmap(uctx->ib_uctx, vma);
-	up_read(&udev->disassoc_rwsem);
+	srcu_read_unlock(&udev->mmap_srcu, idx);
 	return ret;
 }
 
@@ -260,6 +262,12 @@ static int uverbs_add(struct ib_device *ib_dev)
 	if (!udev) {
 		ida_free(&uverbs_ida, devnum);
 		return -ENOMEM;
+	}
+	ret = init_srcu_struct(&udev->mmap_srcu);
+	if (ret) {
+		kfree(udev);
+		ida_free(&uverbs_ida, devnum);
+		return ret;
 	}
 	udev->devnum = devnum;
 	udev->abi_ver = ib_dev->ops.uverbs_abi_ver;
@@ -314,13 +322,15 @@ static void uverbs_remove(struct ib_device *ib_dev, void *client_data)
 	 * while the device is still there.
 	 */
 	down_write(&udev->disassoc_rwsem);
+	WRITE_ONCE(udev->gone, true);
+	synchronize_srcu(&udev->mmap_srcu);
 	mutex_lock(&udev->contexts_mutex);
 	list_for_each_entry_safe(uctx, tmp, &udev->contexts, list) {
 		uverbs_ucontext_teardown(uctx, true);
 		list_del_init(&uctx->list);
 	}
 	mutex_unlock(&udev->contexts_mutex);
-	udev->ib_dev = NULL;
+	WRITE_ONCE(udev->ib_dev, NULL);
 	up_write(&udev->disassoc_rwsem);
 
 	ib_unregister_event_handler(&udev->event_handler);
