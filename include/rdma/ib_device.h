@@ -375,8 +375,11 @@ struct ib_device {
 	struct rw_semaphore client_data_rwsem;
 	struct xarray client_data;
 
-	/* Objects per type, for "rdma res"; rdma_restrack_add()/_del(). */
-	atomic_t res_count[RDMA_RESTRACK_MAX];
+	/*
+	 * Tracked objects per type, for "rdma res": rdma_restrack_add()/_del()
+	 * (restrack.c); XA_FLAGS_ALLOC, the index is the netlink RES id.
+	 */
+	struct xarray res[RDMA_RESTRACK_MAX];
 
 	spinlock_t event_handler_lock;
 	struct list_head event_handler_list;

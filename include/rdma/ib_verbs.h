@@ -47,6 +47,12 @@ struct ib_udata {
 	void __user *outbuf;
 	size_t inlen;
 	size_t outlen;
+	/*
+	 * The user context the call is made for (set by whoever builds the
+	 * udata or by core's *_user functions, which know it); drivers use
+	 * it to tie mmap cookies to their context.  NULL if unknown.
+	 */
+	struct ib_ucontext *uctx;
 };
 
 static inline int ib_copy_from_udata(void *dest, struct ib_udata *udata,

@@ -34,6 +34,17 @@ struct rdma_nl_cmd {
 };
 
 const struct rdma_nl_cmd *nldev_cmd(unsigned int op);
+int nldev_parse(const struct nlmsghdr *nlh, struct nlattr **tb,
+		struct netlink_ext_ack *extack);
+struct ib_device *nldev_request_device(const struct net *net, struct nlattr **tb,
+				       struct netlink_ext_ack *extack);
+int nldev_fill_dev_handle(struct sk_buff *msg, struct ib_device *dev);
+int nldev_reply(struct sk_buff *skb, struct nlmsghdr *nlh, unsigned int cmd,
+		int (*fill)(struct sk_buff *msg, void *arg), void *arg);
+/* nldev_res.c: RES_{QP,CQ,MR,PD,CTX,SRQ}_GET */
+int nldev_res_obj_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int nldev_res_obj_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+		       struct netlink_ext_ack *extack);
 int rdma_nl_unicast(struct net *net, struct sk_buff *skb, u32 portid);
 int rdma_nl_init(void);
 void rdma_nl_exit(void);
@@ -73,5 +84,34 @@ void ib_sysfs_del_counters(struct ib_port_counters *c);
  */
 int ib_device_setup_gids_and_sysfs(struct ib_device *dev);
 void ib_device_cleanup_gids_and_sysfs(struct ib_device *dev);
+
+/* restrack.c: per-device object tables ("rdma res") */
+void rdma_restrack_init(struct ib_device *dev);
+void rdma_restrack_clean(struct ib_device *dev);
+int rdma_restrack_get(struct rdma_restrack_entry *res);
+void rdma_restrack_put(struct rdma_restrack_entry *res);
+struct rdma_restrack_entry *rdma_restrack_get_next(struct ib_device *device,
+						   enum rdma_restrack_type type,
+						   unsigned long *id);
+struct rdma_restrack_entry *rdma_restrack_get_byid(struct ib_device *device,
+						   enum rdma_restrack_type type,
+						   u32 id);
+
+/*
+ * Unlist an entry for a destroy attempt (waits for dumpers) and list it
+ * again when the driver refused; rdma_restrack_del() finishes it.
+ */
+void rdma_restrack_unlist(struct rdma_restrack_entry *res);
+
+/*
+ * verbs*.c: a core-allocated driver object, never smaller than the ib_
+ * struct itself (a driver may leave its size at 0).
+ */
+#define ib_zalloc_obj(dev, ib_type)					\
+	((struct ib_type *)kzalloc(max_t(size_t, (dev)->ops.size_##ib_type, \
+					 sizeof(struct ib_type)), GFP_KERNEL))
+
+/* the restrack owner a child object inherits: kernel name, or NULL (task) */
+const char *ib_res_parent_name(const struct rdma_restrack_entry *parent);
 
 #endif /* _IB_CORE_PRIV_H */

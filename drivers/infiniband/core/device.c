@@ -44,6 +44,7 @@ static void ib_device_release(struct device *d)
 	struct ib_device *dev = container_of(d, struct ib_device, dev);
 
 	xa_destroy(&dev->client_data);
+	rdma_restrack_clean(dev);
 	mutex_destroy(&dev->unreg_mutex);
 	kfree(dev->port_data);
 	kfree(dev);
@@ -77,6 +78,7 @@ struct ib_device *_ib_alloc_device(size_t size)
 	rdma_dev_set_net(dev, &init_net);
 	init_rwsem(&dev->client_data_rwsem);
 	xa_init_flags(&dev->client_data, XA_FLAGS_ALLOC);
+	rdma_restrack_init(dev);
 	spin_lock_init(&dev->event_handler_lock);
 	INIT_LIST_HEAD(&dev->event_handler_list);
 	INIT_LIST_HEAD(&dev->compat_devs);

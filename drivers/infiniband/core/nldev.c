@@ -36,6 +36,12 @@ static const struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_CHARDEV_TYPE]	= { .type = NLA_NUL_STRING,
 					    .len = CHARDEV_TYPE_MAX - 1 },
 	[RDMA_NLDEV_ATTR_STAT_RES]	= { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_RES_LQPN]	= { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_RES_CQN]	= { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_RES_MRN]	= { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_RES_PDN]	= { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_RES_CTXN]	= { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_RES_SRQN]	= { .type = NLA_U32 },
 };
 
 /* Payload size of a fixed-size policy type, 0 for the others. */
@@ -55,8 +61,8 @@ static int fixed_len(u8 type)
 	}
 }
 
-static int nldev_parse(const struct nlmsghdr *nlh, struct nlattr **tb,
-		       struct netlink_ext_ack *extack)
+int nldev_parse(const struct nlmsghdr *nlh, struct nlattr **tb,
+		struct netlink_ext_ack *extack)
 {
 	const struct nlattr *nla;
 	int rem, want;
@@ -643,7 +649,7 @@ static int fill_res_summary(struct sk_buff *msg, struct ib_device *dev)
 		    nla_put_string(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME,
 				   res_summary[i].label) ||
 		    put_u64(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR,
-			    (u64)atomic_read(&dev->res_count[res_summary[i].type]))) {
+			    (u64)rdma_restrack_count(dev, res_summary[i].type))) {
 			nla_nest_cancel(msg, table);
 			return -EMSGSIZE;
 		}
@@ -679,25 +685,22 @@ static int nldev_res_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return dump_devices(skb, cb, RDMA_NLDEV_CMD_RES_GET, fill_res_summary);
 }
 
-/*
- * "rdma res show qp|cq|mr|pd|ctx|srq|cm_id": no verbs object is tracked
- * per object yet (they come with the verbs objects), so a dump of a
- * visible device has no entries, which iproute2 prints as nothing.
- */
-static int nldev_res_obj_dump(struct sk_buff *skb, struct netlink_callback *cb)
+/* For the per-object dumps (nldev_res.c). */
+struct ib_device *nldev_request_device(const struct net *net, struct nlattr **tb,
+				       struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
-	struct ib_device *dev;
-	int ret;
+	return request_device(net, tb, extack);
+}
 
-	ret = nldev_parse(cb->nlh, tb, cb->extack);
-	if (ret)
-		return ret;
-	dev = request_device(sock_net(skb->sk), tb, cb->extack);
-	if (!dev)
-		return -EINVAL;
-	ib_device_put(dev);
-	return 0;
+int nldev_fill_dev_handle(struct sk_buff *msg, struct ib_device *dev)
+{
+	return fill_dev_handle(msg, dev);
+}
+
+int nldev_reply(struct sk_buff *skb, struct nlmsghdr *nlh, unsigned int cmd,
+		int (*fill)(struct sk_buff *msg, void *arg), void *arg)
+{
+	return reply(skb, nlh, cmd, fill, arg);
 }
 
 /* ---- STAT: port hardware counters ---- */
@@ -871,13 +874,25 @@ static const struct rdma_nl_cmd nldev_cmds[RDMA_NLDEV_NUM_OPS] = {
 	[RDMA_NLDEV_CMD_RES_GET] = {
 		.doit = nldev_res_get_doit, .dump = nldev_res_get_dump,
 	},
-	[RDMA_NLDEV_CMD_RES_QP_GET] = { .dump = nldev_res_obj_dump },
+	[RDMA_NLDEV_CMD_RES_QP_GET] = {
+		.doit = nldev_res_obj_doit, .dump = nldev_res_obj_dump,
+	},
 	[RDMA_NLDEV_CMD_RES_CM_ID_GET] = { .dump = nldev_res_obj_dump },
-	[RDMA_NLDEV_CMD_RES_CQ_GET] = { .dump = nldev_res_obj_dump },
-	[RDMA_NLDEV_CMD_RES_MR_GET] = { .dump = nldev_res_obj_dump },
-	[RDMA_NLDEV_CMD_RES_PD_GET] = { .dump = nldev_res_obj_dump },
-	[RDMA_NLDEV_CMD_RES_CTX_GET] = { .dump = nldev_res_obj_dump },
-	[RDMA_NLDEV_CMD_RES_SRQ_GET] = { .dump = nldev_res_obj_dump },
+	[RDMA_NLDEV_CMD_RES_CQ_GET] = {
+		.doit = nldev_res_obj_doit, .dump = nldev_res_obj_dump,
+	},
+	[RDMA_NLDEV_CMD_RES_MR_GET] = {
+		.doit = nldev_res_obj_doit, .dump = nldev_res_obj_dump,
+	},
+	[RDMA_NLDEV_CMD_RES_PD_GET] = {
+		.doit = nldev_res_obj_doit, .dump = nldev_res_obj_dump,
+	},
+	[RDMA_NLDEV_CMD_RES_CTX_GET] = {
+		.doit = nldev_res_obj_doit, .dump = nldev_res_obj_dump,
+	},
+	[RDMA_NLDEV_CMD_RES_SRQ_GET] = {
+		.doit = nldev_res_obj_doit, .dump = nldev_res_obj_dump,
+	},
 	[RDMA_NLDEV_CMD_STAT_GET] = {
 		.doit = nldev_stat_get_doit,
 	},

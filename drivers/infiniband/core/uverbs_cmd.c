@@ -21,18 +21,23 @@
 
 struct uverbs_cmd_def {
 	int (*handler)(struct uverbs_cmd_ctx *ctx);
-	struct uverbs_cmd_size size;
+	struct uverbs_cmd_size size;	/* the minimum core request, response */
+	/*
+	 * Extended commands: the core request as far as we know it, if more
+	 * than the minimum (fields older libraries do not send).
+	 */
+	u16 req_known;
 	bool no_context;		/* runs before GET_CONTEXT */
 };
 
-/* The largest core request of any command (MODIFY_QP is 112 bytes). */
+/* The largest core request of any command (EX_MODIFY_QP is 120 bytes). */
 #define UVERBS_MAX_REQ	128
 
 /*
  * Write @len bytes of core response; a longer response space is zeroed,
  * a shorter one (extended commands) gets the first bytes.
  */
-static int copy_resp(struct uverbs_cmd_ctx *ctx, const void *resp, size_t len)
+int uverbs_copy_resp(struct uverbs_cmd_ctx *ctx, const void *resp, size_t len)
 {
 	size_t space = ctx->layout.core_out_len;
 	u8 __user *to = (u8 __user *)ctx->resp;
@@ -44,14 +49,65 @@ static int copy_resp(struct uverbs_cmd_ctx *ctx, const void *resp, size_t len)
 	return 0;
 }
 
+u32 uverbs_ex_resp_len(struct uverbs_cmd_ctx *ctx, size_t len)
+{
+	return (u32)min_t(size_t, ctx->layout.core_out_len, len);
+}
+
+void uverbs_dev_limits(struct ib_device *dev, struct uverbs_dev_limits *lim)
+{
+	const struct ib_device_attr *a = &dev->attrs;
+
+	lim->max_qp_wr = (u32)max(a->max_qp_wr, 0);
+	lim->max_send_sge = (u32)max(a->max_send_sge, 0);
+	lim->max_recv_sge = (u32)max(a->max_recv_sge, 0);
+	lim->max_cqe = (u32)max(a->max_cqe, 0);
+	lim->max_srq_wr = (u32)max(a->max_srq_wr, 0);
+	lim->max_srq_sge = (u32)max(a->max_srq_sge, 0);
+	lim->num_comp_vectors = dev->num_comp_vectors ? dev->num_comp_vectors : 1;
+	lim->phys_port_cnt = dev->phys_port_cnt;
+}
+
+/* The driver's part of the command: after the core request and response. */
+void uverbs_init_udata(struct uverbs_cmd_ctx *ctx, struct ib_udata *udata)
+{
+	const struct uverbs_cmd_layout *l = &ctx->layout;
+
+	udata->inbuf = l->drv_in_len ? ctx->buf + l->drv_in_off : NULL;
+	udata->inlen = l->drv_in_len;
+	udata->outbuf = l->drv_out_len ?
+			(u8 __user *)ctx->resp + l->core_out_len : NULL;
+	udata->outlen = l->drv_out_len;
+	/* the driver ties what it hands out (mmap cookies) to the context */
+	udata->uctx = ctx->ucontext ? ctx->ucontext->ib_uctx : NULL;
+}
+
 /* ---- GET_CONTEXT ---- */
+
+static struct uverbs_ucontext *ucontext_alloc(struct uverbs_file *file)
+{
+	struct uverbs_ucontext *uctx;
+
+	uctx = (struct uverbs_ucontext *)kzalloc(sizeof(*uctx), GFP_KERNEL);
+	if (!uctx)
+		return NULL;
+	uctx->file = file;
+	xa_init_flags(&uctx->objects, XA_FLAGS_ALLOC);
+	spin_lock_init(&uctx->comp_lock);
+	INIT_LIST_HEAD(&uctx->comp_files);
+	INIT_LIST_HEAD(&uctx->list);
+	return uctx;
+}
 
 static int cmd_get_context(struct uverbs_cmd_ctx *ctx)
 {
 	struct uverbs_file *file = ctx->file;
+	struct uverbs_device *udev = file->udev;
 	struct ib_uverbs_get_context_resp resp = {};
 	struct uverbs_async_file *async;
 	struct uverbs_ucontext *uctx;
+	struct ib_ucontext *ib_uctx;
+	struct ib_udata udata;
 	struct file *filp;
 	int fd, ret;
 
@@ -60,19 +116,25 @@ static int cmd_get_context(struct uverbs_cmd_ctx *ctx)
 		ret = -EINVAL;		/* one context per file */
 		goto out_unlock;
 	}
-	uctx = (struct uverbs_ucontext *)kzalloc(sizeof(*uctx), GFP_KERNEL);
+	uctx = ucontext_alloc(file);
 	if (!uctx) {
 		ret = -ENOMEM;
 		goto out_unlock;
 	}
-	xa_init_flags(&uctx->objects, XA_FLAGS_ALLOC);
+	uverbs_init_udata(ctx, &udata);
+	ib_uctx = ib_alloc_ucontext(ctx->ib_dev, &udata);
+	if (IS_ERR(ib_uctx)) {
+		ret = PTR_ERR(ib_uctx);
+		goto err_free;
+	}
+	ib_uctx->ufile = file;
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0) {
 		ret = fd;
-		goto err_free;
+		goto err_uctx;
 	}
-	filp = uverbs_async_file_create(file->udev, &async);
+	filp = uverbs_async_file_create(udev, &async);
 	if (IS_ERR(filp)) {
 		ret = PTR_ERR(filp);
 		goto err_fd;
@@ -81,11 +143,15 @@ static int cmd_get_context(struct uverbs_cmd_ctx *ctx)
 	resp.async_fd = (u32)fd;
 	resp.num_comp_vectors = ctx->ib_dev->num_comp_vectors ?
 				ctx->ib_dev->num_comp_vectors : 1;
-	ret = copy_resp(ctx, &resp, sizeof(resp));
+	ret = uverbs_copy_resp(ctx, &resp, sizeof(resp));
 	if (ret)
 		goto err_file;
 
 	uctx->async = async;
+	uctx->ib_uctx = ib_uctx;
+	mutex_lock(&udev->contexts_mutex);
+	list_add_tail(&uctx->list, &udev->contexts);
+	mutex_unlock(&udev->contexts_mutex);
 	fd_install(fd, filp);
 	/* commands read it without the mutex */
 	smp_store_release(&file->ucontext, uctx);
@@ -98,6 +164,8 @@ err_file:
 	fput(filp);
 err_fd:
 	put_unused_fd(fd);
+err_uctx:
+	ib_dealloc_ucontext(ib_uctx);
 err_free:
 	xa_destroy(&uctx->objects);
 	kfree(uctx);
@@ -162,7 +230,7 @@ static int cmd_query_device(struct uverbs_cmd_ctx *ctx)
 	if (ret)
 		return ret;
 	fill_device_resp(ctx->ib_dev, &attr, &resp);
-	return copy_resp(ctx, &resp, sizeof(resp));
+	return uverbs_copy_resp(ctx, &resp, sizeof(resp));
 }
 
 static int cmd_ex_query_device(struct uverbs_cmd_ctx *ctx)
@@ -181,9 +249,8 @@ static int cmd_ex_query_device(struct uverbs_cmd_ctx *ctx)
 	fill_device_resp(ctx->ib_dev, &attr, &resp.base);
 	resp.device_cap_flags_ex = attr.device_cap_flags;
 	/* ODP, timestamps, RSS, TM, DM: none yet, all zero */
-	resp.response_length = (u32)min_t(size_t, ctx->layout.core_out_len,
-					  sizeof(resp));
-	return copy_resp(ctx, &resp, sizeof(resp));
+	resp.response_length = uverbs_ex_resp_len(ctx, sizeof(resp));
+	return uverbs_copy_resp(ctx, &resp, sizeof(resp));
 }
 
 /* ---- QUERY_PORT ---- */
@@ -222,13 +289,24 @@ static int cmd_query_port(struct uverbs_cmd_ctx *ctx)
 	resp.active_speed = (u8)a.active_speed;
 	resp.phys_state = a.phys_state;
 	resp.link_layer = (u8)rdma_port_get_link_layer(dev, cmd->port_num);
-	return copy_resp(ctx, &resp, sizeof(resp));
+	return uverbs_copy_resp(ctx, &resp, sizeof(resp));
 }
 
 /* ---- tables ---- */
 
 #define CMD_SIZES(req_t, resp_len)					\
 	{ .req = sizeof(req_t), .resp = (resp_len) }
+/* a legacy command: request and response structures */
+#define CMD(fn, req_t, resp_len)					\
+	{ .handler = (fn), .size = CMD_SIZES(req_t, resp_len) }
+/* an extended one: minimum request up to @req_min_field, known request */
+#define CMD_EX(fn, req_t, req_min_field, resp_len)			\
+	{ .handler = (fn),						\
+	  .size = { .req = offsetofend(req_t, req_min_field),		\
+		    .resp = (resp_len) },				\
+	  .req_known = sizeof(req_t) }
+/* the size of an extended response up to response_length */
+#define EX_RESP(resp_t)	offsetofend(resp_t, response_length)
 
 static const struct uverbs_cmd_def legacy_cmds[] = {
 	[IB_USER_VERBS_CMD_GET_CONTEXT] = {
@@ -237,16 +315,75 @@ static const struct uverbs_cmd_def legacy_cmds[] = {
 				  sizeof(struct ib_uverbs_get_context_resp)),
 		.no_context = true,
 	},
-	[IB_USER_VERBS_CMD_QUERY_DEVICE] = {
-		.handler = cmd_query_device,
-		.size = CMD_SIZES(struct ib_uverbs_query_device,
-				  sizeof(struct ib_uverbs_query_device_resp)),
-	},
-	[IB_USER_VERBS_CMD_QUERY_PORT] = {
-		.handler = cmd_query_port,
-		.size = CMD_SIZES(struct ib_uverbs_query_port,
-				  sizeof(struct ib_uverbs_query_port_resp)),
-	},
+	[IB_USER_VERBS_CMD_QUERY_DEVICE] =
+		CMD(cmd_query_device, struct ib_uverbs_query_device,
+		    sizeof(struct ib_uverbs_query_device_resp)),
+	[IB_USER_VERBS_CMD_QUERY_PORT] =
+		CMD(cmd_query_port, struct ib_uverbs_query_port,
+		    sizeof(struct ib_uverbs_query_port_resp)),
+	[IB_USER_VERBS_CMD_ALLOC_PD] =
+		CMD(uverbs_cmd_alloc_pd, struct ib_uverbs_alloc_pd,
+		    sizeof(struct ib_uverbs_alloc_pd_resp)),
+	[IB_USER_VERBS_CMD_DEALLOC_PD] =
+		CMD(uverbs_cmd_dealloc_pd, struct ib_uverbs_dealloc_pd, 0),
+	[IB_USER_VERBS_CMD_CREATE_AH] =
+		CMD(uverbs_cmd_create_ah, struct ib_uverbs_create_ah,
+		    sizeof(struct ib_uverbs_create_ah_resp)),
+	[IB_USER_VERBS_CMD_DESTROY_AH] =
+		CMD(uverbs_cmd_destroy_ah, struct ib_uverbs_destroy_ah, 0),
+	[IB_USER_VERBS_CMD_REG_MR] =
+		CMD(uverbs_cmd_reg_mr, struct ib_uverbs_reg_mr,
+		    sizeof(struct ib_uverbs_reg_mr_resp)),
+	[IB_USER_VERBS_CMD_REREG_MR] =
+		CMD(uverbs_cmd_rereg_mr, struct ib_uverbs_rereg_mr,
+		    sizeof(struct ib_uverbs_rereg_mr_resp)),
+	[IB_USER_VERBS_CMD_DEREG_MR] =
+		CMD(uverbs_cmd_dereg_mr, struct ib_uverbs_dereg_mr, 0),
+	[IB_USER_VERBS_CMD_ALLOC_MW] =
+		CMD(uverbs_cmd_alloc_mw, struct ib_uverbs_alloc_mw,
+		    sizeof(struct ib_uverbs_alloc_mw_resp)),
+	[IB_USER_VERBS_CMD_DEALLOC_MW] =
+		CMD(uverbs_cmd_dealloc_mw, struct ib_uverbs_dealloc_mw, 0),
+	[IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL] =
+		CMD(uverbs_cmd_create_comp_channel,
+		    struct ib_uverbs_create_comp_channel,
+		    sizeof(struct ib_uverbs_create_comp_channel_resp)),
+	[IB_USER_VERBS_CMD_CREATE_CQ] =
+		CMD(uverbs_cmd_create_cq, struct ib_uverbs_create_cq,
+		    sizeof(struct ib_uverbs_create_cq_resp)),
+	[IB_USER_VERBS_CMD_RESIZE_CQ] =
+		CMD(uverbs_cmd_resize_cq, struct ib_uverbs_resize_cq,
+		    sizeof(struct ib_uverbs_resize_cq_resp)),
+	[IB_USER_VERBS_CMD_DESTROY_CQ] =
+		CMD(uverbs_cmd_destroy_cq, struct ib_uverbs_destroy_cq,
+		    sizeof(struct ib_uverbs_destroy_cq_resp)),
+	[IB_USER_VERBS_CMD_REQ_NOTIFY_CQ] =
+		CMD(uverbs_cmd_req_notify_cq, struct ib_uverbs_req_notify_cq, 0),
+	[IB_USER_VERBS_CMD_CREATE_QP] =
+		CMD(uverbs_cmd_create_qp, struct ib_uverbs_create_qp,
+		    sizeof(struct ib_uverbs_create_qp_resp)),
+	[IB_USER_VERBS_CMD_QUERY_QP] =
+		CMD(uverbs_cmd_query_qp, struct ib_uverbs_query_qp,
+		    sizeof(struct ib_uverbs_query_qp_resp)),
+	[IB_USER_VERBS_CMD_MODIFY_QP] =
+		CMD(uverbs_cmd_modify_qp, struct ib_uverbs_modify_qp, 0),
+	[IB_USER_VERBS_CMD_DESTROY_QP] =
+		CMD(uverbs_cmd_destroy_qp, struct ib_uverbs_destroy_qp,
+		    sizeof(struct ib_uverbs_destroy_qp_resp)),
+	[IB_USER_VERBS_CMD_POST_SEND] =
+		CMD(uverbs_cmd_post_send, struct ib_uverbs_post_send,
+		    sizeof(struct ib_uverbs_post_send_resp)),
+	[IB_USER_VERBS_CMD_CREATE_SRQ] =
+		CMD(uverbs_cmd_create_srq, struct ib_uverbs_create_srq,
+		    sizeof(struct ib_uverbs_create_srq_resp)),
+	[IB_USER_VERBS_CMD_MODIFY_SRQ] =
+		CMD(uverbs_cmd_modify_srq, struct ib_uverbs_modify_srq, 0),
+	[IB_USER_VERBS_CMD_QUERY_SRQ] =
+		CMD(uverbs_cmd_query_srq, struct ib_uverbs_query_srq,
+		    sizeof(struct ib_uverbs_query_srq_resp)),
+	[IB_USER_VERBS_CMD_DESTROY_SRQ] =
+		CMD(uverbs_cmd_destroy_srq, struct ib_uverbs_destroy_srq,
+		    sizeof(struct ib_uverbs_destroy_srq_resp)),
 };
 
 static const struct uverbs_cmd_def ex_cmds[] = {
@@ -254,15 +391,23 @@ static const struct uverbs_cmd_def ex_cmds[] = {
 		.handler = cmd_ex_query_device,
 		/* old libraries know the response only up to response_length */
 		.size = CMD_SIZES(struct ib_uverbs_ex_query_device,
-				  offsetofend(struct ib_uverbs_ex_query_device_resp,
-					      response_length)),
+				  EX_RESP(struct ib_uverbs_ex_query_device_resp)),
 	},
+	[IB_USER_VERBS_EX_CMD_CREATE_CQ] =
+		CMD_EX(uverbs_cmd_ex_create_cq, struct ib_uverbs_ex_create_cq,
+		       reserved, EX_RESP(struct ib_uverbs_ex_create_cq_resp)),
+	[IB_USER_VERBS_EX_CMD_CREATE_QP] =
+		CMD_EX(uverbs_cmd_ex_create_qp, struct ib_uverbs_ex_create_qp,
+		       comp_mask, EX_RESP(struct ib_uverbs_ex_create_qp_resp)),
+	[IB_USER_VERBS_EX_CMD_MODIFY_QP] =
+		CMD_EX(uverbs_cmd_ex_modify_qp, struct ib_uverbs_ex_modify_qp,
+		       base, EX_RESP(struct ib_uverbs_ex_modify_qp_resp)),
 };
 
-static_assert(sizeof(struct ib_uverbs_get_context) <= UVERBS_MAX_REQ);
-static_assert(sizeof(struct ib_uverbs_query_device) <= UVERBS_MAX_REQ);
-static_assert(sizeof(struct ib_uverbs_query_port) <= UVERBS_MAX_REQ);
-static_assert(sizeof(struct ib_uverbs_ex_query_device) <= UVERBS_MAX_REQ);
+static_assert(sizeof(struct ib_uverbs_modify_qp) <= UVERBS_MAX_REQ);
+static_assert(sizeof(struct ib_uverbs_ex_modify_qp) <= UVERBS_MAX_REQ);
+static_assert(sizeof(struct ib_uverbs_ex_create_qp) <= UVERBS_MAX_REQ);
+static_assert(sizeof(struct ib_uverbs_create_ah) <= UVERBS_MAX_REQ);
 
 static const struct uverbs_cmd_def *find_cmd(u32 num, bool ex)
 {
@@ -287,7 +432,7 @@ static int parse_cmd(struct uverbs_cmd_ctx *ctx, size_t count, u64 *req,
 	const struct uverbs_cmd_def *def;
 	struct ib_uverbs_cmd_hdr hdr;
 	const char __user *core;
-	u32 num, copy;
+	u32 num, copy, known;
 	bool ex;
 	int ret;
 
@@ -316,14 +461,15 @@ static int parse_cmd(struct uverbs_cmd_ctx *ctx, size_t count, u64 *req,
 		return ret;
 
 	core = ctx->buf + ctx->layout.core_in_off;
-	copy = min_t(u32, ctx->layout.core_in_len, def->size.req);
+	known = max_t(u32, def->size.req, def->req_known);
+	copy = min_t(u32, ctx->layout.core_in_len, known);
 	memset(req, 0, UVERBS_MAX_REQ);
 	if (copy_from_user(req, core, copy))
 		return -EFAULT;
 	/* an extended request longer than we know must be zero past it */
-	if (ctx->layout.core_in_len > def->size.req) {
-		ret = check_zeroed_user(core + def->size.req,
-					ctx->layout.core_in_len - def->size.req);
+	if (ctx->layout.core_in_len > known) {
+		ret = check_zeroed_user(core + known,
+					ctx->layout.core_in_len - known);
 		if (ret <= 0)
 			return ret ? ret : -EOPNOTSUPP;
 	}

@@ -119,6 +119,8 @@ static void uverbs_device_release(struct device *dev)
 	struct uverbs_device *udev = to_udev(dev);
 
 	WARN_ON(!list_empty(&udev->async_files));
+	mutex_destroy(&udev->contexts_mutex);
+	cleanup_srcu_struct(&udev->mmap_srcu);
 	ida_free(&uverbs_ida, udev->devnum);
 	kfree(udev);
 }
@@ -158,16 +160,28 @@ static int uverbs_release(struct inode *inode, struct file *filp)
 {
 	struct uverbs_file *file = (struct uverbs_file *)filp->private_data;
 	struct uverbs_ucontext *uctx = file->ucontext;
+	struct uverbs_device *udev = file->udev;
 
 	if (uctx) {
-		/* objects of the context will be destroyed here, newest first */
+		/*
+		 * No command runs on this file any more.  Unless remove()
+		 * already did, destroy the objects (newest users first).
+		 */
+		down_read(&udev->disassoc_rwsem);
+		if (udev->ib_dev)
+			uverbs_ucontext_teardown(uctx, false);
+		mutex_lock(&udev->contexts_mutex);
+		list_del_init(&uctx->list);
+		mutex_unlock(&udev->contexts_mutex);
+		up_read(&udev->disassoc_rwsem);
+
 		uverbs_async_file_detach(uctx->async);
 		uverbs_async_file_put(uctx->async);
 		xa_destroy(&uctx->objects);
 		kfree(uctx);
 	}
 	mutex_destroy(&file->context_mutex);
-	put_device(&file->udev->dev);
+	put_device(&udev->dev);
 	kfree(file);
 	return 0;
 }
@@ -196,9 +210,39 @@ static ssize_t uverbs_write(struct file *filp, const char __user *buf,
 	return ret;
 }
 
+/*
+ * A ring of a driver object (rxe: the cookie came in a create response).
+ * The driver keeps the memory until munmap, also after the device is gone.
+ */
+static int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct uverbs_file *file = (struct uverbs_file *)filp->private_data;
+	struct uverbs_device *udev = file->udev;
+	struct uverbs_ucontext *uctx;
+	struct ib_device *ib_dev;
+	int ret, idx;
+
+	/* not disassoc_rwsem: see uverbs_device.mmap_srcu */
+	idx = srcu_read_lock(&udev->mmap_srcu);
+	ib_dev = READ_ONCE(udev->ib_dev);
+	/* pairs with smp_store_release() in GET_CONTEXT */
+	uctx = smp_load_acquire(&file->ucontext);
+	if (READ_ONCE(udev->gone) || !ib_dev)
+		ret = -EIO;
+	else if (!uctx || !uctx->ib_uctx)
+		ret = -EINVAL;
+	else if (!ib_dev->ops.mmap)
+		ret = -ENODEV;
+	else
+		ret = ib_dev->ops.mmap(uctx->ib_uctx, vma);
+	srcu_read_unlock(&udev->mmap_srcu, idx);
+	return ret;
+}
+
 static const struct file_operations uverbs_fops = {
 	.owner = THIS_MODULE,
 	.write = uverbs_write,
+	.mmap = uverbs_mmap,
 	.open = uverbs_open,
 	.release = uverbs_release,
 	.llseek = no_llseek,
@@ -219,6 +263,12 @@ static int uverbs_add(struct ib_device *ib_dev)
 		ida_free(&uverbs_ida, devnum);
 		return -ENOMEM;
 	}
+	ret = init_srcu_struct(&udev->mmap_srcu);
+	if (ret) {
+		kfree(udev);
+		ida_free(&uverbs_ida, devnum);
+		return ret;
+	}
 	udev->devnum = devnum;
 	udev->abi_ver = ib_dev->ops.uverbs_abi_ver;
 	udev->driver_id = ib_dev->ops.driver_id;
@@ -226,6 +276,8 @@ static int uverbs_add(struct ib_device *ib_dev)
 	udev->ib_dev = ib_dev;
 	spin_lock_init(&udev->async_lock);
 	INIT_LIST_HEAD(&udev->async_files);
+	mutex_init(&udev->contexts_mutex);
+	INIT_LIST_HEAD(&udev->contexts);
 
 	/* from here on the release function frees udev and the devnum */
 	device_initialize(&udev->dev);
@@ -257,15 +309,28 @@ err_put:
 static void uverbs_remove(struct ib_device *ib_dev, void *client_data)
 {
 	struct uverbs_device *udev = (struct uverbs_device *)client_data;
+	struct uverbs_ucontext *uctx, *tmp;
 
 	if (!udev)
 		return;
 	/* no new opens; sysfs files go away */
 	cdev_device_del(&udev->cdev, &udev->dev);
 
-	/* wait for file operations using the device, then cut them off */
+	/*
+	 * Wait for file operations using the device, then cut them off:
+	 * every context loses its objects and the driver's context now,
+	 * while the device is still there.
+	 */
 	down_write(&udev->disassoc_rwsem);
-	udev->ib_dev = NULL;
+	WRITE_ONCE(udev->gone, true);
+	synchronize_srcu(&udev->mmap_srcu);
+	mutex_lock(&udev->contexts_mutex);
+	list_for_each_entry_safe(uctx, tmp, &udev->contexts, list) {
+		uverbs_ucontext_teardown(uctx, true);
+		list_del_init(&uctx->list);
+	}
+	mutex_unlock(&udev->contexts_mutex);
+	WRITE_ONCE(udev->ib_dev, NULL);
 	up_write(&udev->disassoc_rwsem);
 
 	ib_unregister_event_handler(&udev->event_handler);

@@ -13,6 +13,7 @@
 #include <rdma/ib_device.h>
 
 #include "rxe_param.h"
+#include "rxe_pool.h"
 
 /*
  * Port counters: (our id, the name users see), in the order "rdma
@@ -57,6 +58,21 @@ struct rxe_dev {
 	/* from the netdev's ethtool speed when the device was created */
 	u8 active_width;
 	u16 active_speed;
+
+	/* verbs objects found by number (rxe_obj.h) */
+	struct rxe_pool pd_pool;
+	struct rxe_pool mr_pool;	/* index = key >> 8 */
+	struct rxe_pool mw_pool;
+	struct rxe_pool cq_pool;
+	struct rxe_pool qp_pool;	/* index = QPN */
+	struct rxe_pool srq_pool;	/* index = SRQ number */
+	struct rxe_pool ah_pool;	/* index = AH number */
+	/* mmap cookies of user rings (rxe_mmap.c) */
+	spinlock_t mmap_lock;
+	u64 mmap_next;
+	struct list_head mmap_pending;
+	/* the GSI QP (QPN 1), if created */
+	struct ib_qp *gsi_qp;
 };
 
 static inline struct rxe_dev *to_rdev(struct ib_device *ib_dev)
@@ -82,6 +98,10 @@ int rxe_net_get(struct net *net);
 void rxe_net_put(struct net *net);
 int rxe_net_init(void);
 void rxe_net_exit_module(void);
+
+/* rxe_pool.c: the object indices of a device */
+void rxe_pools_init(struct rxe_dev *rxe);
+void rxe_pools_cleanup(struct rxe_dev *rxe);
 
 /* rxe_verbs.c */
 enum ib_port_state rxe_port_state(struct net_device *ndev);

@@ -55,6 +55,25 @@
 #define RXE_MAX_PKEYS			64
 #define RXE_LOCAL_CA_ACK_DELAY		15
 
+/*
+ * Object number ranges (rxe_pool.c).  Keys of MRs and MWs are
+ * (index << 8) | key byte; MRs and MWs share the key space, MRs below.
+ */
+#define RXE_MAX_INDEX			0x100000
+#define RXE_MIN_MR_INDEX		1
+#define RXE_MAX_MR_INDEX		(RXE_MAX_INDEX >> 1)
+#define RXE_MIN_MW_INDEX		(RXE_MAX_MR_INDEX + 1)
+#define RXE_MAX_MW_INDEX		RXE_MAX_INDEX
+#define RXE_GSI_QPN			1
+#define RXE_MIN_QP_INDEX		17
+#define RXE_MAX_QP_INDEX		RXE_MAX_INDEX
+#define RXE_MIN_SRQ_INDEX		0x20001
+#define RXE_MAX_SRQ_INDEX		RXE_MAX_INDEX
+#define RXE_MIN_AH_INDEX		1
+#define RXE_MAX_AH_INDEX		RXE_MAX_AH
+/* limits on what a QP may ask for (6.1) */
+#define RXE_MAX_INLINE_DATA		512
+
 /* ibv_query_device() device_cap_flags (uapi bit numbers). */
 #define RXE_DEVICE_CAP_FLAGS					\
 	((u64)IB_UVERBS_DEVICE_BAD_PKEY_CNTR |			\

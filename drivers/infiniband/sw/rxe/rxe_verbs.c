@@ -14,6 +14,7 @@
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 
 #include "rxe.h"
+#include "rxe_obj.h"
 
 
 enum ib_port_state rxe_port_state(struct net_device *ndev)
@@ -25,6 +26,9 @@ enum ib_port_state rxe_port_state(struct net_device *ndev)
 static int rxe_query_device(struct ib_device *ib_dev,
 			    struct ib_device_attr *attr, struct ib_udata *udata)
 {
+	/* librxe sends no driver data; 6.1 refuses any */
+	if (udata && (udata->inlen || udata->outlen))
+		return -EINVAL;
 	*attr = ib_dev->attrs;
 	return 0;
 }
@@ -115,6 +119,7 @@ static void rxe_dealloc_driver(struct ib_device *ib_dev)
 	struct rxe_dev *rxe = to_rdev(ib_dev);
 
 	rxe_dev_list_del(rxe);
+	rxe_pools_cleanup(rxe);
 	rxe_net_put(rxe->sock_net);
 	dev_put(rxe->ndev);
 	rxe->ndev = NULL;
@@ -135,6 +140,47 @@ static const struct ib_device_ops rxe_dev_ops = {
 	.dealloc_driver = rxe_dealloc_driver,
 	.query_pkey = rxe_query_pkey,
 	.device_group = &rxe_dev_attr_group,
+
+	.alloc_ucontext = rxe_alloc_ucontext,
+	.dealloc_ucontext = rxe_dealloc_ucontext,
+	.mmap = rxe_mmap,
+	.disassociate_ucontext = rxe_disassociate_ucontext,
+	.alloc_pd = rxe_alloc_pd,
+	.dealloc_pd = rxe_dealloc_pd,
+	.get_dma_mr = rxe_get_dma_mr,
+	.reg_user_mr = rxe_reg_user_mr,
+	.rereg_user_mr = rxe_rereg_user_mr,
+	.dereg_mr = rxe_dereg_mr,
+	.alloc_mr = rxe_alloc_mr,
+	.map_mr_sg = rxe_map_mr_sg,
+	.alloc_mw = rxe_alloc_mw,
+	.dealloc_mw = rxe_dealloc_mw,
+	.create_cq = rxe_create_cq,
+	.resize_cq = rxe_resize_cq,
+	.destroy_cq = rxe_destroy_cq,
+	.req_notify_cq = rxe_req_notify_cq,
+	.poll_cq = rxe_poll_cq,
+	.create_qp = rxe_create_qp,
+	.modify_qp = rxe_modify_qp,
+	.query_qp = rxe_query_qp,
+	.destroy_qp = rxe_destroy_qp,
+	.post_send = rxe_post_send,
+	.post_recv = rxe_post_recv,
+	.create_srq = rxe_create_srq,
+	.modify_srq = rxe_modify_srq,
+	.query_srq = rxe_query_srq,
+	.destroy_srq = rxe_destroy_srq,
+	.post_srq_recv = rxe_post_srq_recv,
+	.create_ah = rxe_create_ah,
+	.destroy_ah = rxe_destroy_ah,
+
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, rxe_ucontext, ibuc),
+	INIT_RDMA_OBJ_SIZE(ib_pd, rxe_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_mw, rxe_mw, ibmw),
+	INIT_RDMA_OBJ_SIZE(ib_cq, rxe_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_qp, rxe_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, rxe_srq, ibsrq),
+	INIT_RDMA_OBJ_SIZE(ib_ah, rxe_ah, ibah),
 };
 
 static void rxe_init_attrs(struct ib_device_attr *a, __be64 guid)
@@ -211,4 +257,5 @@ void rxe_init_device(struct rxe_dev *rxe, struct net_device *ndev)
 	ib_dev->node_guid = guid;
 	strscpy(ib_dev->node_desc, RXE_NODE_DESC, sizeof(ib_dev->node_desc));
 	rxe_init_attrs(&ib_dev->attrs, guid);
+	rxe_pools_init(rxe);
 }

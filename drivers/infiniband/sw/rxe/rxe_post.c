@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Posting work requests and the local part of the send queue.
+ *
+ * Kernel QPs post WRs converted to the uapi WQE layout, so the SQ and RQ
+ * rings look the same for kernel and user QPs; user QPs post into the
+ * ring themselves and ring the doorbell (post_send with no WR).  Then the
+ * SQ is processed from its head: local operations (REG_MR, LOCAL_INV,
+ * BIND_MW) complete right away, the first remote operation stops the walk
+ * (it waits for the data path).  In ERR every WQE is flushed.
+ */
+#include <linux/string.h>
+
+#include "rxe.h"
+#include "rxe_obj.h"
+
+#define RXE_QPT_BIT(t)	(1U << (t))
+#define RXE_RC_UC	(RXE_QPT_BIT(IB_QPT_RC) | RXE_QPT_BIT(IB_QPT_UC))
+#define RXE_ALL_SEND	(RXE_RC_UC | RXE_QPT_BIT(IB_QPT_UD) | \
+			 RXE_QPT_BIT(IB_QPT_GSI))
+
+enum {
+	RXE_WR_INLINE = 1 << 0,		/* may carry inline data */
+	RXE_WR_LOCAL = 1 << 1,		/* completes without the wire */
+	RXE_WR_KERNEL = 1 << 2,		/* kernel QPs only */
+};
+
+struct rxe_wr_info {
+	u32 qp_types;			/* RXE_QPT_BIT()s allowed */
+	u8 flags;
+	u8 wc_opcode;			/* enum ib_wc_opcode */
+};
+
+/* Send opcodes by QP type (upstream 6.1 accepts the same). */
+static const struct rxe_wr_info rxe_wr_table[] = {
+	[IB_WR_RDMA_WRITE] = { RXE_RC_UC, RXE_WR_INLINE, IB_WC_RDMA_WRITE },
+	[IB_WR_RDMA_WRITE_WITH_IMM] = { RXE_RC_UC, RXE_WR_INLINE,
+					IB_WC_RDMA_WRITE },
+	[IB_WR_SEND] = { RXE_ALL_SEND, RXE_WR_INLINE, IB_WC_SEND },
+	[IB_WR_SEND_WITH_IMM] = { RXE_ALL_SEND, RXE_WR_INLINE, IB_WC_SEND },
+	[IB_WR_RDMA_READ] = { RXE_QPT_BIT(IB_QPT_RC), 0, IB_WC_RDMA_READ },
+	[IB_WR_ATOMIC_CMP_AND_SWP] = { RXE_QPT_BIT(IB_QPT_RC), 0,
+				       IB_WC_COMP_SWAP },
+	[IB_WR_ATOMIC_FETCH_AND_ADD] = { RXE_QPT_BIT(IB_QPT_RC), 0,
+					 IB_WC_FETCH_ADD },
+	[IB_WR_BIND_MW] = { RXE_RC_UC, RXE_WR_LOCAL, IB_WC_BIND_MW },
+	[IB_WR_SEND_WITH_INV] = { RXE_RC_UC | RXE_QPT_BIT(IB_QPT_UD),
+				  RXE_WR_INLINE, IB_WC_SEND },
+	[IB_WR_RDMA_READ_WITH_INV] = { RXE_QPT_BIT(IB_QPT_RC), 0,
+				       IB_WC_RDMA_READ },
+	[IB_WR_LOCAL_INV] = { RXE_QPT_BIT(IB_QPT_RC), RXE_WR_LOCAL,
+			      IB_WC_LOCAL_INV },
+	[IB_WR_REG_MR] = { RXE_QPT_BIT(IB_QPT_RC),
+			   RXE_WR_LOCAL | RXE_WR_KERNEL, IB_WC_REG_MR },
+};
+
+static const struct rxe_wr_info *rxe_wr_lookup(u32 opcode)
+{
+	if (opcode >= ARRAY_SIZE(rxe_wr_table) ||
+	    !rxe_wr_table[opcode].qp_types)
+		return NULL;
+	return &rxe_wr_table[opcode];
+}
+
+/* Is @opcode with @flags/@num_sge/@len acceptable on @qp? */
+static bool rxe_wqe_ok(struct rxe_qp *qp, u32 opcode, u32 send_flags,
+		       u32 num_sge, u32 len)
+{
+	const struct rxe_wr_info *info = rxe_wr_lookup(opcode);
+
+	if (!info || !(info->qp_types & RXE_QPT_BIT(qp->ibqp.qp_type)))
+		return false;
+	if ((info->flags & RXE_WR_KERNEL) && qp->is_user)
+		return false;
+	if (send_flags & IB_SEND_INLINE) {
+		if (!(info->flags & RXE_WR_INLINE) || len > qp->sq.max_inline)
+			return false;
+	} else if (!(info->flags & RXE_WR_LOCAL) && num_sge > qp->sq.max_sge) {
+		return false;
+	}
+	return true;
+}
+
+static void rxe_wc_fill(struct ib_wc *wc, struct rxe_qp *qp, u64 wr_id,
+			enum ib_wc_status status, enum ib_wc_opcode opcode)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = wr_id;
+	wc->status = status;
+	wc->opcode = opcode;
+	wc->qp = &qp->ibqp;
+	wc->port_num = RXE_PORT;
+}
+
+/* ---- receive side ---- */
+
+static int rxe_fill_recv_wqe(struct rxe_recv_wqe *wqe, u32 slot_len,
+			     const struct ib_recv_wr *wr, u32 max_sge)
+{
+	u32 len = 0;
+	int i;
+
+	if (wr->num_sge < 0 || (u32)wr->num_sge > max_sge ||
+	    rxe_rq_wqe_size(wr->num_sge) > slot_len)
+		return -EINVAL;
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr_id = wr->wr_id;
+	for (i = 0; i < wr->num_sge; i++) {
+		wqe->dma.sge[i].addr = wr->sg_list[i].addr;
+		wqe->dma.sge[i].length = wr->sg_list[i].length;
+		wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
+		len += wr->sg_list[i].length;
+	}
+	wqe->dma.length = len;
+	wqe->dma.resid = len;
+	wqe->dma.num_sge = wr->num_sge;
+	return 0;
+}
+
+/* post @wr chain to a kernel RQ/SRQ ring under its owner's lock */
+int rxe_post_recv_ring(struct rxe_queue *q, const struct ib_recv_wr *wr,
+		       u32 max_sge, const struct ib_recv_wr **bad_wr)
+{
+	int ret;
+
+	for (; wr; wr = wr->next) {
+		if (rxe_queue_full(q)) {
+			ret = -ENOMEM;
+			goto bad;
+		}
+		ret = rxe_fill_recv_wqe((struct rxe_recv_wqe *)
+					rxe_queue_producer_slot(q),
+					1U << q->log2_elem, wr, max_sge);
+		if (ret)
+			goto bad;
+		rxe_queue_advance_producer(q);
+	}
+	return 0;
+bad:
+	*bad_wr = wr;
+	return ret;
+}
+
+/*
+ * Become the one consumer of @wq, or leave it to the current one (which
+ * is told to look again).  Returns with wq->lock held when we are it.
+ */
+static bool rxe_wq_begin(struct rxe_wq *wq)
+{
+	spin_lock_bh(&wq->lock);
+	if (wq->busy) {
+		wq->again = true;
+		spin_unlock_bh(&wq->lock);
+		return false;
+	}
+	wq->busy = true;
+	wq->again = false;
+	return true;
+}
+
+/* Under wq->lock: stop, unless someone asked for another look. */
+static bool rxe_wq_end(struct rxe_wq *wq)
+{
+	if (wq->again) {
+		wq->again = false;
+		return false;
+	}
+	wq->busy = false;
+	spin_unlock_bh(&wq->lock);
+	return true;
+}
+
+static void rxe_rq_flush(struct rxe_qp *qp)
+{
+	struct rxe_cq *cq = to_rcq(qp->ibqp.recv_cq);
+	struct rxe_wq *rq = &qp->rq;
+	struct rxe_recv_wqe *wqe;
+	struct ib_wc wc;
+
+	if (!rq->queue || !rxe_wq_begin(rq))
+		return;
+	for (;;) {
+		if (rxe_queue_empty(rq->queue)) {
+			if (rxe_wq_end(rq))
+				return;
+			continue;
+		}
+		wqe = (struct rxe_recv_wqe *)rxe_queue_consumer_slot(rq->queue);
+		rxe_wc_fill(&wc, qp, READ_ONCE(wqe->wr_id), IB_WC_WR_FLUSH_ERR,
+			    IB_WC_RECV);
+		rxe_queue_advance_consumer(rq->queue);
+		spin_unlock_bh(&rq->lock);
+		rxe_cq_post(cq, &wc, false);
+		spin_lock_bh(&rq->lock);
+	}
+}
+
+int rxe_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr)
+{
+	struct rxe_qp *qp = to_rqp(ibqp);
+	enum ib_qp_state state = rxe_qp_state(qp);
+	int ret;
+
+	if (qp->is_user || ibqp->srq || !qp->rq.queue ||
+	    state == IB_QPS_RESET) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_bh(&qp->rq.lock);
+	ret = rxe_post_recv_ring(qp->rq.queue, wr, qp->rq.max_sge, bad_wr);
+	spin_unlock_bh(&qp->rq.lock);
+	if (state == IB_QPS_ERR)
+		rxe_rq_flush(qp);
+	return ret;
+}
+
+/* ---- send side ---- */
+
+static int rxe_fill_send_wqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			     const struct ib_send_wr *wr)
+{
+	u32 len = 0;
+	int i;
+
+	if (wr->num_sge < 0)
+		return -EINVAL;
+	for (i = 0; i < wr->num_sge; i++)
+		len += wr->sg_list[i].length;
+	if (!rxe_wqe_ok(qp, wr->opcode, wr->send_flags, wr->num_sge, len))
+		return -EINVAL;
+
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr.wr_id = wr->wr_id;
+	wqe->wr.opcode = wr->opcode;
+	wqe->wr.send_flags = wr->send_flags;
+	wqe->wr.ex.invalidate_rkey = wr->ex.invalidate_rkey;
+	switch (wr->opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
+		wqe->wr.wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		wqe->wr.wr.rdma.rkey = rdma_wr(wr)->rkey;
+		wqe->iova = rdma_wr(wr)->remote_addr;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		wqe->wr.wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		wqe->wr.wr.atomic.compare_add = atomic_wr(wr)->compare_add;
+		wqe->wr.wr.atomic.swap = atomic_wr(wr)->swap;
+		wqe->wr.wr.atomic.rkey = atomic_wr(wr)->rkey;
+		wqe->iova = atomic_wr(wr)->remote_addr;
+		break;
+	case IB_WR_REG_MR:
+		wqe->wr.wr.reg.mr = reg_wr(wr)->mr;
+		wqe->wr.wr.reg.key = reg_wr(wr)->key;
+		wqe->wr.wr.reg.access = reg_wr(wr)->access;
+		break;
+	default:
+		break;
+	}
+	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI) {
+		struct rxe_ah *ah = to_rah(ud_wr(wr)->ah);
+
+		wqe->wr.wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
+		wqe->wr.wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
+		wqe->wr.wr.ud.pkey_index = ud_wr(wr)->pkey_index;
+		wqe->wr.wr.ud.ah_num = ah ? ah->elem.index : 0;
+	}
+
+	if (wr->send_flags & IB_SEND_INLINE) {
+		u8 *p = wqe->dma.inline_data;
+
+		for (i = 0; i < wr->num_sge; i++) {
+			memcpy(p, (void *)(uintptr_t)wr->sg_list[i].addr,
+			       wr->sg_list[i].length);
+			p += wr->sg_list[i].length;
+		}
+	} else {
+		for (i = 0; i < wr->num_sge; i++) {
+			wqe->dma.sge[i].addr = wr->sg_list[i].addr;
+			wqe->dma.sge[i].length = wr->sg_list[i].length;
+			wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
+		}
+		wqe->dma.num_sge = wr->num_sge;
+	}
+	wqe->dma.length = len;
+	wqe->dma.resid = len;
+	return 0;
+}
+
+static int rxe_post_send_kernel(struct rxe_qp *qp, const struct ib_send_wr *wr,
+				const struct ib_send_wr **bad_wr)
+{
+	struct rxe_queue *q = qp->sq.queue;
+	int ret = 0;
+
+	spin_lock_bh(&qp->sq.lock);
+	for (; wr; wr = wr->next) {
+		if (rxe_queue_full(q)) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = rxe_fill_send_wqe(qp, (struct rxe_send_wqe *)
+					rxe_queue_producer_slot(q), wr);
+		if (ret)
+			break;
+		rxe_queue_advance_producer(q);
+	}
+	spin_unlock_bh(&qp->sq.lock);
+	if (ret)
+		*bad_wr = wr;
+	return ret;
+}
+
+/* Run one local WQE (a private copy); returns the WC status. */
+static int rxe_do_local(struct rxe_qp *qp, const struct rxe_send_wqe *wqe)
+{
+	struct rxe_pd *pd = to_rpd(qp->ibqp.pd);
+
+	switch (wqe->wr.opcode) {
+	case IB_WR_REG_MR:
+		return rxe_mr_fast_reg(pd, to_rmr(wqe->wr.wr.reg.mr),
+				       wqe->wr.wr.reg.key,
+				       wqe->wr.wr.reg.access);
+	case IB_WR_LOCAL_INV:
+		if ((wqe->wr.ex.invalidate_rkey >> 8) >= RXE_MIN_MW_INDEX)
+			return rxe_invalidate_mw(qp, wqe->wr.ex.invalidate_rkey);
+		return rxe_mr_invalidate(pd, wqe->wr.ex.invalidate_rkey);
+	case IB_WR_BIND_MW:
+		return rxe_bind_mw(qp, wqe->wr.wr.mw.mw_rkey,
+				   wqe->wr.wr.mw.rkey, wqe->wr.wr.mw.mr_lkey,
+				   wqe->wr.wr.mw.addr, wqe->wr.wr.mw.length,
+				   (int)wqe->wr.wr.mw.access);
+	default:
+		return IB_WC_LOC_QP_OP_ERR;
+	}
+}
+
+static enum ib_wc_opcode rxe_wc_opcode(u32 wr_opcode)
+{
+	const struct rxe_wr_info *info = rxe_wr_lookup(wr_opcode);
+
+	return info ? (enum ib_wc_opcode)info->wc_opcode : IB_WC_SEND;
+}
+
+/*
+ * What to do with the WQE at the head of the SQ: a WC status, or -EAGAIN
+ * to leave it for the data path.  @wqe is a private copy (a user ring may
+ * change under us).
+ */
+static int rxe_sq_head(struct rxe_qp *qp, const struct rxe_send_wqe *wqe)
+{
+	const struct rxe_wr_info *info;
+
+	if (rxe_qp_state(qp) == IB_QPS_ERR)
+		return IB_WC_WR_FLUSH_ERR;
+	if (!rxe_wqe_ok(qp, wqe->wr.opcode, wqe->wr.send_flags,
+			wqe->dma.num_sge, wqe->dma.length))
+		return IB_WC_LOC_QP_OP_ERR;
+	info = rxe_wr_lookup(wqe->wr.opcode);
+	if (!(info->flags & RXE_WR_LOCAL))
+		return -EAGAIN;
+	return rxe_do_local(qp, wqe);
+}
+
+/* Walk the SQ from its head; see the comment at the top of the file. */
+void rxe_sq_process(struct rxe_qp *qp)
+{
+	struct rxe_cq *cq = to_rcq(qp->ibqp.send_cq);
+	struct rxe_wq *sq = &qp->sq;
+	struct rxe_send_wqe wqe;
+	bool signaled;
+	struct ib_wc wc;
+	int status;
+
+	if (!rxe_wq_begin(sq))
+		return;
+	for (;;) {
+		if (rxe_queue_empty(sq->queue)) {
+			if (rxe_wq_end(sq))
+				return;
+			continue;
+		}
+		memcpy(&wqe, rxe_queue_consumer_slot(sq->queue), sizeof(wqe));
+		spin_unlock_bh(&sq->lock);
+		status = rxe_sq_head(qp, &wqe);
+		spin_lock_bh(&sq->lock);
+		if (status == -EAGAIN) {
+			if (rxe_wq_end(sq))
+				return;
+			continue;
+		}
+		rxe_queue_advance_consumer(sq->queue);
+		spin_unlock_bh(&sq->lock);
+		signaled = qp->sq_sig_type == IB_SIGNAL_ALL_WR ||
+			   (wqe.wr.send_flags & IB_SEND_SIGNALED) ||
+			   status != IB_WC_SUCCESS;
+		if (signaled) {
+			rxe_wc_fill(&wc, qp, wqe.wr.wr_id,
+				    (enum ib_wc_status)status,
+				    rxe_wc_opcode(wqe.wr.opcode));
+			rxe_cq_post(cq, &wc, false);
+		}
+		if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR) {
+			spin_lock_bh(&sq->lock);
+			sq->busy = false;
+			spin_unlock_bh(&sq->lock);
+			/* a local error moves the QP to ERR: flushes the rest */
+			rxe_qp_error(qp, IB_EVENT_QP_FATAL);
+			return;
+		}
+		spin_lock_bh(&sq->lock);
+	}
+}
+
+void rxe_qp_flush(struct rxe_qp *qp)
+{
+	rxe_sq_process(qp);
+	rxe_rq_flush(qp);
+}
+
+int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr)
+{
+	struct rxe_qp *qp = to_rqp(ibqp);
+	enum ib_qp_state state = rxe_qp_state(qp);
+	int ret = 0;
+
+	/* like 6.1: nothing is sent before RTS (doorbell included) */
+	if (state == IB_QPS_RESET || state == IB_QPS_INIT ||
+	    state == IB_QPS_RTR) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	if (qp->is_user) {
+		if (wr) {
+			*bad_wr = wr;
+			return -EINVAL;
+		}
+	} else {
+		ret = rxe_post_send_kernel(qp, wr, bad_wr);
+	}
+	rxe_sq_process(qp);
+	return ret;
+}
