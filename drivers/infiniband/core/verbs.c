@@ -229,11 +229,14 @@ int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata)
 }
 EXPORT_SYMBOL(ib_dereg_mr_user);
 
-/* Move @mr from its PD to @pd (a REREG_MR with IB_MR_REREG_PD). */
-static void mr_move_pd(struct ib_mr *mr, struct ib_pd *pd)
+/*
+ * Move @mr's use from @old to @pd (REREG_MR with IB_MR_REREG_PD); the
+ * driver may have set mr->pd already.
+ */
+static void mr_move_pd(struct ib_mr *mr, struct ib_pd *old, struct ib_pd *pd)
 {
 	atomic_inc(&pd->usecnt);
-	atomic_dec(&mr->pd->usecnt);
+	atomic_dec(&old->usecnt);
 	mr->pd = pd;
 }
 
@@ -242,6 +245,7 @@ int ib_rereg_user_mr(struct ib_mr *mr, int flags, u64 start, u64 length,
 		     struct ib_udata *udata, struct ib_mr **new_mr)
 {
 	struct ib_device *device = mr->device;
+	struct ib_pd *old_pd = mr->pd;
 	struct ib_udata cleared = {};
 	struct ib_mr *nmr;
 	int ret;
@@ -270,7 +274,7 @@ int ib_rereg_user_mr(struct ib_mr *mr, int flags, u64 start, u64 length,
 	if (!nmr) {
 		/* changed in place */
 		if (flags & IB_MR_REREG_PD)
-			mr_move_pd(mr, pd);
+			mr_move_pd(mr, old_pd, pd);
 		if (flags & IB_MR_REREG_ACCESS)
 			mr->access = access_flags;
 		if (flags & IB_MR_REREG_TRANS) {
@@ -287,6 +291,7 @@ int ib_rereg_user_mr(struct ib_mr *mr, int flags, u64 start, u64 length,
 		nmr->length = (flags & IB_MR_REREG_TRANS) ? length : mr->length;
 	}
 	mr_setup(nmr, pd, mr->type, ib_res_parent_name(&mr->res));
+	mr->pd = old_pd;
 	ret = ib_dereg_mr_user(mr, udata ? &cleared : NULL);
 	if (ret)
 		pr_debug("ib_core: %s: old MR of a rereg not released (%d)\n",

@@ -27,6 +27,7 @@ TRACE_EVENT(qp_modify,
 		__field(u32, new_state)
 		__field(u32, attr_mask)
 		__field(int, ret)
+		__array(char, outcome, 16)
 	),
 
 	TP_fast_assign(
@@ -37,15 +38,21 @@ TRACE_EVENT(qp_modify,
 		__entry->new_state = new_state;
 		__entry->attr_mask = attr_mask;
 		__entry->ret = ret;
+		/* "ok" or "err -22", ready for the text output */
+		if (ret)
+			snprintf(__entry->outcome, sizeof(__entry->outcome),
+				 "err %d", ret);
+		else
+			strscpy(__entry->outcome, "ok", sizeof(__entry->outcome));
 	),
 
-	/* "rxe0 QP17 RC RESET->INIT ok" or "... err -22" (%.0d: nothing for 0) */
-	TP_printk("%s QP%u %s %s->%s %s%.0d", __get_str(device),
+	/* "rxe0 QP17 RC RESET->INIT ok" or "... err -22" */
+	TP_printk("%s QP%u %s %s->%s %s", __get_str(device),
 		  __entry->qpn,
 		  ib_qp_type_str((enum ib_qp_type)__entry->qp_type),
 		  ib_qp_state_str((enum ib_qp_state)__entry->cur_state),
 		  ib_qp_state_str((enum ib_qp_state)__entry->new_state),
-		  __entry->ret ? "err " : "ok", __entry->ret)
+		  __entry->outcome)
 );
 
 TRACE_EVENT(qp_state,

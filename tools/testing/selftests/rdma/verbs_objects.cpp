@@ -891,6 +891,20 @@ TEST_F(Verbs, PdBusyWithMr)
 	EXPECT_EQ(ibv_dereg_mr(m), 0);
 }
 
+// A handle of another object type: the object exists, the type does not match
+TEST_F(Verbs, WrongTypeHandleIsEinval)
+{
+	ibv_cq *c = cq();
+	ASSERT_NE(c, nullptr);
+	ibv_mr *m = mr();
+	ASSERT_NE(m, nullptr);
+	EXPECT_EQ(destroy_cq(ctx->cmd_fd, pd->handle), EINVAL);
+	EXPECT_EQ(destroy_qp(ctx->cmd_fd, c->handle), EINVAL);
+	EXPECT_EQ(dealloc_pd(ctx->cmd_fd, m->handle), EINVAL);
+	EXPECT_EQ(ibv_dereg_mr(m), 0);
+	EXPECT_EQ(ibv_destroy_cq(c), 0);
+}
+
 // ---- one context cannot use another's handles
 
 TEST_F(Verbs, ForeignContextHandles)
