@@ -17,8 +17,13 @@
 #include <rdma/ib_verbs.h>
 #include "core_priv.h"
 
-/* upstream's enum ib_poll_context value for CQs polled by their owner */
-#define RES_POLL_DIRECT	3
+/*
+ * poll-ctx of a kernel CQ: ours are polled by their owner (ib_create_cq),
+ * which upstream reports as 0 (its ib_create_cq leaves poll_ctx zeroed;
+ * iproute2 prints "SOFTIRQ").  3 (IB_POLL_DIRECT) would print as
+ * "UNBOUND_WORKQUEUE" with iproute2 6.1, so report what upstream does.
+ */
+#define RES_POLL_CTX_KERNEL	0
 
 struct res_req {
 	u32 port;		/* only QPs of this port (0: all) */
@@ -102,7 +107,7 @@ static int fill_cq(struct sk_buff *msg, struct rdma_restrack_entry *res,
 	    put_u64(msg, RDMA_NLDEV_ATTR_RES_USECNT, atomic_read(&cq->usecnt)))
 		return -EMSGSIZE;
 	if (!res->user &&
-	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_POLL_CTX, RES_POLL_DIRECT))
+	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_POLL_CTX, RES_POLL_CTX_KERNEL))
 		return -EMSGSIZE;
 	if (nla_put_u8(msg, RDMA_NLDEV_ATTR_DEV_DIM, 0) ||
 	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_CQN, res->id))
