@@ -156,6 +156,40 @@ static int fill_ctx(struct sk_buff *msg, struct rdma_restrack_entry *res,
 	return fill_owner(msg, res);
 }
 
+/* The QPs receiving through @srq, one LQPN per row (iproute2 needs the nest). */
+static int fill_srq_qps(struct sk_buff *msg, struct ib_srq *srq)
+{
+	struct rdma_restrack_entry *qres;
+	struct nlattr *table, *row;
+	unsigned long id = 0;
+	int ret = 0;
+
+	table = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_RES_QP);
+	if (!table)
+		return -EMSGSIZE;
+	while (!ret && (qres = rdma_restrack_get_next(srq->device,
+						      RDMA_RESTRACK_QP, &id))) {
+		struct ib_qp *qp = container_of(qres, struct ib_qp, res);
+
+		if (qp->srq == srq) {
+			row = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+			if (!row || nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_LQPN,
+						qp->qp_num))
+				ret = -EMSGSIZE;
+			else
+				nla_nest_end(msg, row);
+		}
+		rdma_restrack_put(qres);
+		id++;
+	}
+	if (ret) {
+		nla_nest_cancel(msg, table);
+		return ret;
+	}
+	nla_nest_end(msg, table);
+	return 0;
+}
+
 static int fill_srq(struct sk_buff *msg, struct rdma_restrack_entry *res,
 		    const struct res_req *req)
 {
@@ -163,7 +197,8 @@ static int fill_srq(struct sk_buff *msg, struct rdma_restrack_entry *res,
 
 	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_SRQN, res->id) ||
 	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_TYPE, (u8)srq->srq_type) ||
-	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_PDN, srq->pd->res.id))
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_PDN, srq->pd->res.id) ||
+	    fill_srq_qps(msg, srq))
 		return -EMSGSIZE;
 	return fill_owner(msg, res);
 }
