@@ -19,9 +19,8 @@
 
 /*
  * poll-ctx of a kernel CQ: ours are polled by their owner (ib_create_cq),
- * which upstream reports as 0 (its ib_create_cq leaves poll_ctx zeroed;
- * iproute2 prints "SOFTIRQ").  3 (IB_POLL_DIRECT) would print as
- * "UNBOUND_WORKQUEUE" with iproute2 6.1, so report what upstream does.
+ * which upstream reports as 0 (its ib_create_cq leaves poll_ctx zeroed);
+ * iproute2 6.1 prints 0 as "DIRECT" and 3 as "UNBOUND_WORKQUEUE".
  */
 #define RES_POLL_CTX_KERNEL	0
 
