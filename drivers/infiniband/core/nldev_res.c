@@ -17,8 +17,12 @@
 #include <rdma/ib_verbs.h>
 #include "core_priv.h"
 
-/* upstream's enum ib_poll_context value for CQs polled by their owner */
-#define RES_POLL_DIRECT	3
+/*
+ * poll-ctx of a kernel CQ: ours are polled by their owner (ib_create_cq),
+ * which upstream reports as 0 (its ib_create_cq leaves poll_ctx zeroed);
+ * iproute2 6.1 prints 0 as "DIRECT" and 3 as "UNBOUND_WORKQUEUE".
+ */
+#define RES_POLL_CTX_KERNEL	0
 
 struct res_req {
 	u32 port;		/* only QPs of this port (0: all) */
@@ -102,7 +106,7 @@ static int fill_cq(struct sk_buff *msg, struct rdma_restrack_entry *res,
 	    put_u64(msg, RDMA_NLDEV_ATTR_RES_USECNT, atomic_read(&cq->usecnt)))
 		return -EMSGSIZE;
 	if (!res->user &&
-	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_POLL_CTX, RES_POLL_DIRECT))
+	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_POLL_CTX, RES_POLL_CTX_KERNEL))
 		return -EMSGSIZE;
 	if (nla_put_u8(msg, RDMA_NLDEV_ATTR_DEV_DIM, 0) ||
 	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_CQN, res->id))
@@ -151,6 +155,40 @@ static int fill_ctx(struct sk_buff *msg, struct rdma_restrack_entry *res,
 	return fill_owner(msg, res);
 }
 
+/* The QPs receiving through @srq, one LQPN per row (iproute2 needs the nest). */
+static int fill_srq_qps(struct sk_buff *msg, struct ib_srq *srq)
+{
+	struct rdma_restrack_entry *qres;
+	struct nlattr *table, *row;
+	unsigned long id = 0;
+	int ret = 0;
+
+	table = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_RES_QP);
+	if (!table)
+		return -EMSGSIZE;
+	while (!ret && (qres = rdma_restrack_get_next(srq->device,
+						      RDMA_RESTRACK_QP, &id))) {
+		struct ib_qp *qp = container_of(qres, struct ib_qp, res);
+
+		if (qp->srq == srq) {
+			row = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+			if (!row || nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_LQPN,
+						qp->qp_num))
+				ret = -EMSGSIZE;
+			else
+				nla_nest_end(msg, row);
+		}
+		rdma_restrack_put(qres);
+		id++;
+	}
+	if (ret) {
+		nla_nest_cancel(msg, table);
+		return ret;
+	}
+	nla_nest_end(msg, table);
+	return 0;
+}
+
 static int fill_srq(struct sk_buff *msg, struct rdma_restrack_entry *res,
 		    const struct res_req *req)
 {
@@ -158,7 +196,8 @@ static int fill_srq(struct sk_buff *msg, struct rdma_restrack_entry *res,
 
 	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_SRQN, res->id) ||
 	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_TYPE, (u8)srq->srq_type) ||
-	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_PDN, srq->pd->res.id))
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_PDN, srq->pd->res.id) ||
+	    fill_srq_qps(msg, srq))
 		return -EMSGSIZE;
 	return fill_owner(msg, res);
 }

@@ -158,6 +158,9 @@ struct uverbs_file {
 	struct mutex context_mutex;	/* creating @ucontext */
 	/* set once by GET_CONTEXT (smp_store_release), freed at release */
 	struct uverbs_ucontext *ucontext;
+	/* live mmaps of the file (uverbs_mmap.c); they hold the file */
+	struct mutex umap_lock;
+	struct list_head umaps;
 };
 
 /* One write() being executed: what a command handler gets. */
@@ -261,6 +264,11 @@ int uverbs_destroy_counted(struct uverbs_cmd_ctx *ctx,
 			   enum uverbs_obj_type type, u32 handle,
 			   u32 *comp_events, u32 *async_events);
 void uverbs_ucontext_teardown(struct uverbs_ucontext *uctx, bool disassociate);
+
+/* uverbs_mmap.c */
+int uverbs_umap_mmap(struct uverbs_file *file, struct ib_ucontext *uctx,
+		     struct vm_area_struct *vma);
+void uverbs_umaps_disassociate(struct uverbs_file *file);
 
 /* uverbs_event.c */
 struct file *uverbs_async_file_create(struct uverbs_device *udev,

@@ -152,6 +152,8 @@ static int uverbs_open(struct inode *inode, struct file *filp)
 	}
 	file->udev = udev;
 	mutex_init(&file->context_mutex);
+	mutex_init(&file->umap_lock);
+	INIT_LIST_HEAD(&file->umaps);
 	filp->private_data = file;
 	return stream_open(inode, filp);
 }
@@ -181,6 +183,7 @@ static int uverbs_release(struct inode *inode, struct file *filp)
 		kfree(uctx);
 	}
 	mutex_destroy(&file->context_mutex);
+	mutex_destroy(&file->umap_lock);
 	put_device(&udev->dev);
 	kfree(file);
 	return 0;
@@ -234,7 +237,7 @@ static int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 	else if (!ib_dev->ops.mmap)
 		ret = -ENODEV;
 	else
-		ret = ib_dev->ops.mmap(uctx->ib_uctx, vma);
+		ret = uverbs_umap_mmap(file, uctx->ib_uctx, vma);
 	srcu_read_unlock(&udev->mmap_srcu, idx);
 	return ret;
 }
@@ -327,6 +330,8 @@ static void uverbs_remove(struct ib_device *ib_dev, void *client_data)
 	mutex_lock(&udev->contexts_mutex);
 	list_for_each_entry_safe(uctx, tmp, &udev->contexts, list) {
 		uverbs_ucontext_teardown(uctx, true);
+		/* the driver may be unloaded next: it forgets the mappings now */
+		uverbs_umaps_disassociate(uctx->file);
 		list_del_init(&uctx->list);
 	}
 	mutex_unlock(&udev->contexts_mutex);

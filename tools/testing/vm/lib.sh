@@ -94,3 +94,24 @@ gid_wait() {
 	done
 	die "$1 gids/$2 is $(cat "$f" 2>&1), expected $3"
 }
+
+# rxe0_up: rxe0 on veth0 (52:54:00:12:34:56, 10.0.0.1/24; peer veth1),
+# once its IPv4 GID (index 1, RoCEv2) is in the table.
+rxe0_up() {
+	veth_pair_add 52:54:00:12:34:56
+	ip addr add 10.0.0.1/24 dev veth0 || die "address on veth0"
+	rdma link add rxe0 type rxe netdev veth0 || die "rdma link add rxe0"
+	gid_wait rxe0 1 0000:0000:0000:0000:0000:ffff:0a00:0001
+}
+
+# rdma_netns_mode shared|exclusive: the mode changes only while no other
+# namespace exists, and a deleted one is cleaned up asynchronously: retry
+# for a while.
+rdma_netns_mode() {
+	local i
+	for i in $(seq 100); do
+		rdma system set netns "$1" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	rdma system set netns "$1"
+}

@@ -141,16 +141,11 @@ bad:
 	return ret;
 }
 
-/*
- * Become the one consumer of @wq, or leave it to the current one (which
- * is told to look again).  Returns with wq->lock held when we are it.
- */
-static bool rxe_wq_begin(struct rxe_wq *wq)
+/* Under wq->lock: become the one consumer of @wq, or ask it to look again. */
+static bool rxe_wq_claim(struct rxe_wq *wq)
 {
-	spin_lock_bh(&wq->lock);
 	if (wq->busy) {
 		wq->again = true;
-		spin_unlock_bh(&wq->lock);
 		return false;
 	}
 	wq->busy = true;
@@ -158,15 +153,14 @@ static bool rxe_wq_begin(struct rxe_wq *wq)
 	return true;
 }
 
-/* Under wq->lock: stop, unless someone asked for another look. */
-static bool rxe_wq_end(struct rxe_wq *wq)
+/* Under wq->lock: stop consuming (true), unless asked to look again. */
+static bool rxe_wq_release(struct rxe_wq *wq)
 {
 	if (wq->again) {
 		wq->again = false;
 		return false;
 	}
 	wq->busy = false;
-	spin_unlock_bh(&wq->lock);
 	return true;
 }
 
@@ -177,12 +171,15 @@ static void rxe_rq_flush(struct rxe_qp *qp)
 	struct rxe_recv_wqe *wqe;
 	struct ib_wc wc;
 
-	if (!rq->queue || !rxe_wq_begin(rq))
+	if (!rq->queue)
 		return;
+	spin_lock_bh(&rq->lock);
+	if (!rxe_wq_claim(rq))
+		goto out;
 	for (;;) {
 		if (rxe_queue_empty(rq->queue)) {
-			if (rxe_wq_end(rq))
-				return;
+			if (rxe_wq_release(rq))
+				break;
 			continue;
 		}
 		wqe = (struct rxe_recv_wqe *)rxe_queue_consumer_slot(rq->queue);
@@ -193,6 +190,8 @@ static void rxe_rq_flush(struct rxe_qp *qp)
 		rxe_cq_post(cq, &wc, false);
 		spin_lock_bh(&rq->lock);
 	}
+out:
+	spin_unlock_bh(&rq->lock);
 }
 
 int rxe_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
@@ -371,16 +370,17 @@ void rxe_sq_process(struct rxe_qp *qp)
 	struct rxe_cq *cq = to_rcq(qp->ibqp.send_cq);
 	struct rxe_wq *sq = &qp->sq;
 	struct rxe_send_wqe wqe;
-	bool signaled;
+	bool signaled, error = false;
 	struct ib_wc wc;
 	int status;
 
-	if (!rxe_wq_begin(sq))
-		return;
+	spin_lock_bh(&sq->lock);
+	if (!rxe_wq_claim(sq))
+		goto out;
 	for (;;) {
 		if (rxe_queue_empty(sq->queue)) {
-			if (rxe_wq_end(sq))
-				return;
+			if (rxe_wq_release(sq))
+				break;
 			continue;
 		}
 		memcpy(&wqe, rxe_queue_consumer_slot(sq->queue), sizeof(wqe));
@@ -388,8 +388,8 @@ void rxe_sq_process(struct rxe_qp *qp)
 		status = rxe_sq_head(qp, &wqe);
 		spin_lock_bh(&sq->lock);
 		if (status == -EAGAIN) {
-			if (rxe_wq_end(sq))
-				return;
+			if (rxe_wq_release(sq))
+				break;
 			continue;
 		}
 		rxe_queue_advance_consumer(sq->queue);
@@ -403,16 +403,18 @@ void rxe_sq_process(struct rxe_qp *qp)
 				    rxe_wc_opcode(wqe.wr.opcode));
 			rxe_cq_post(cq, &wc, false);
 		}
-		if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR) {
-			spin_lock_bh(&sq->lock);
-			sq->busy = false;
-			spin_unlock_bh(&sq->lock);
-			/* a local error moves the QP to ERR: flushes the rest */
-			rxe_qp_error(qp, IB_EVENT_QP_FATAL);
-			return;
-		}
 		spin_lock_bh(&sq->lock);
+		if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR) {
+			sq->busy = false;
+			error = true;
+			break;
+		}
 	}
+out:
+	spin_unlock_bh(&sq->lock);
+	/* a local error moves the QP to ERR, which flushes the rest */
+	if (error)
+		rxe_qp_error(qp, IB_EVENT_QP_FATAL);
 }
 
 void rxe_qp_flush(struct rxe_qp *qp)

@@ -21,13 +21,6 @@ KPROBE='kprobe:ib_modify_qp /comm == "verbs_objects"/ {
 	printf("kprobe ib_modify_qp comm %s state %d mask 0x%x\n", comm, *(uint32 *)arg1, arg2);
 }'
 
-rxe_up() {
-	veth_pair_add 52:54:00:12:34:56
-	ip addr add 10.0.0.1/24 dev veth0 || die "addr veth0"
-	rdma link add rxe0 type rxe netdev veth0 || die "rdma link add rxe0"
-	gid_wait rxe0 1 0000:0000:0000:0000:0000:ffff:0a00:0001
-}
-
 # drive OUT: one QP through its states; prints the QP number
 drive() {
 	VERBS_DEV=rxe0 timeout 120 "$T" --drive-qp 0 >"$1" 2>&1 || { cat "$1"; return 1; }
@@ -89,7 +82,7 @@ upstream_case() {
 for stack in ${VERBS_STACKS:-upstream ours}; do
 	echo "=== $stack"
 	stack_load "$stack" || die "load $stack"
-	rxe_up
+	rxe0_up
 	"${stack}_case"
 	rdma link delete rxe0
 	ip link del veth0
