@@ -90,16 +90,19 @@ struct ib_ucontext {
 /* ---- access flags (uapi values) ---- */
 
 enum ib_access_flags {
+	/* what a remote peer or a local WR may do with the memory */
 	IB_ACCESS_LOCAL_WRITE = IB_UVERBS_ACCESS_LOCAL_WRITE,
-	IB_ACCESS_REMOTE_WRITE = IB_UVERBS_ACCESS_REMOTE_WRITE,
 	IB_ACCESS_REMOTE_READ = IB_UVERBS_ACCESS_REMOTE_READ,
+	IB_ACCESS_REMOTE_WRITE = IB_UVERBS_ACCESS_REMOTE_WRITE,
 	IB_ACCESS_REMOTE_ATOMIC = IB_UVERBS_ACCESS_REMOTE_ATOMIC,
 	IB_ACCESS_MW_BIND = IB_UVERBS_ACCESS_MW_BIND,
+	/* how the region is addressed and backed */
 	IB_ZERO_BASED = IB_UVERBS_ACCESS_ZERO_BASED,
-	IB_ACCESS_ON_DEMAND = IB_UVERBS_ACCESS_ON_DEMAND,
 	IB_ACCESS_HUGETLB = IB_UVERBS_ACCESS_HUGETLB,
-	IB_ACCESS_RELAXED_ORDERING = IB_UVERBS_ACCESS_RELAXED_ORDERING,
+	IB_ACCESS_ON_DEMAND = IB_UVERBS_ACCESS_ON_DEMAND,
+	/* bits a device may ignore (IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS) */
 	IB_ACCESS_OPTIONAL = IB_UVERBS_ACCESS_OPTIONAL_RANGE,
+	IB_ACCESS_RELAXED_ORDERING = IB_UVERBS_ACCESS_RELAXED_ORDERING,
 	IB_ACCESS_SUPPORTED = ((IB_ACCESS_HUGETLB << 1) - 1) | IB_ACCESS_OPTIONAL,
 };
 
@@ -154,43 +157,33 @@ struct ib_mw {
 
 /* ---- completion queues ---- */
 
+/* Completion status; the numbers are the user ABI (ibv_wc_status). */
 enum ib_wc_status {
-	IB_WC_SUCCESS,
-	IB_WC_LOC_LEN_ERR,
-	IB_WC_LOC_QP_OP_ERR,
-	IB_WC_LOC_EEC_OP_ERR,
-	IB_WC_LOC_PROT_ERR,
-	IB_WC_WR_FLUSH_ERR,
-	IB_WC_MW_BIND_ERR,
-	IB_WC_BAD_RESP_ERR,
-	IB_WC_LOC_ACCESS_ERR,
-	IB_WC_REM_INV_REQ_ERR,
-	IB_WC_REM_ACCESS_ERR,
-	IB_WC_REM_OP_ERR,
-	IB_WC_RETRY_EXC_ERR,
-	IB_WC_RNR_RETRY_EXC_ERR,
-	IB_WC_LOC_RDD_VIOL_ERR,
-	IB_WC_REM_INV_RD_REQ_ERR,
-	IB_WC_REM_ABORT_ERR,
-	IB_WC_INV_EECN_ERR,
-	IB_WC_INV_EEC_STATE_ERR,
-	IB_WC_FATAL_ERR,
-	IB_WC_RESP_TIMEOUT_ERR,
-	IB_WC_GENERAL_ERR
+	IB_WC_SUCCESS = 0,
+	/* local errors */
+	IB_WC_LOC_LEN_ERR = 1, IB_WC_LOC_QP_OP_ERR = 2, IB_WC_LOC_EEC_OP_ERR = 3,
+	IB_WC_LOC_PROT_ERR = 4, IB_WC_WR_FLUSH_ERR = 5, IB_WC_MW_BIND_ERR = 6,
+	IB_WC_BAD_RESP_ERR = 7, IB_WC_LOC_ACCESS_ERR = 8,
+	/* reported by the remote end, or retries used up */
+	IB_WC_REM_INV_REQ_ERR = 9, IB_WC_REM_ACCESS_ERR = 10, IB_WC_REM_OP_ERR = 11,
+	IB_WC_RETRY_EXC_ERR = 12, IB_WC_RNR_RETRY_EXC_ERR = 13,
+	IB_WC_LOC_RDD_VIOL_ERR = 14, IB_WC_REM_INV_RD_REQ_ERR = 15,
+	IB_WC_REM_ABORT_ERR = 16, IB_WC_INV_EECN_ERR = 17,
+	IB_WC_INV_EEC_STATE_ERR = 18,
+	/* anything else */
+	IB_WC_FATAL_ERR = 19, IB_WC_RESP_TIMEOUT_ERR = 20, IB_WC_GENERAL_ERR = 21
 };
 
+/* What completed; user-visible values come from the uapi enum. */
 enum ib_wc_opcode {
-	IB_WC_SEND = IB_UVERBS_WC_SEND,
-	IB_WC_RDMA_WRITE = IB_UVERBS_WC_RDMA_WRITE,
+	IB_WC_SEND = IB_UVERBS_WC_SEND, IB_WC_RDMA_WRITE = IB_UVERBS_WC_RDMA_WRITE,
 	IB_WC_RDMA_READ = IB_UVERBS_WC_RDMA_READ,
 	IB_WC_COMP_SWAP = IB_UVERBS_WC_COMP_SWAP,
 	IB_WC_FETCH_ADD = IB_UVERBS_WC_FETCH_ADD,
-	IB_WC_BIND_MW = IB_UVERBS_WC_BIND_MW,
-	IB_WC_LOCAL_INV = IB_UVERBS_WC_LOCAL_INV,
+	IB_WC_BIND_MW = IB_UVERBS_WC_BIND_MW, IB_WC_LOCAL_INV = IB_UVERBS_WC_LOCAL_INV,
 	IB_WC_LSO = IB_UVERBS_WC_TSO,
-	IB_WC_REG_MR,
-	IB_WC_MASKED_COMP_SWAP,
-	IB_WC_MASKED_FETCH_ADD,
+	/* kernel consumers only */
+	IB_WC_REG_MR, IB_WC_MASKED_COMP_SWAP, IB_WC_MASKED_FETCH_ADD,
 	IB_WC_RECV = 1 << 7,		/* receive completions have this bit */
 	IB_WC_RECV_RDMA_WITH_IMM
 };
@@ -211,19 +204,17 @@ struct ib_wc {
 	u64 wr_id;
 	enum ib_wc_status status;
 	enum ib_wc_opcode opcode;
-	u32 vendor_err;
-	u32 byte_len;
-	struct ib_qp *qp;
+	u32 vendor_err, byte_len;
+	struct ib_qp *qp;		/* the QP the work request was on */
 	union {
-		__be32 imm_data;
-		u32 invalidate_rkey;
+		__be32 imm_data;	/* IB_WC_WITH_IMM */
+		u32 invalidate_rkey;	/* IB_WC_WITH_INVALIDATE */
 	} ex;
-	u32 src_qp;
-	u32 slid;
-	int wc_flags;
+	/* receive side: where it came from */
+	u32 src_qp, slid;
+	int wc_flags;			/* enum ib_wc_flags */
 	u16 pkey_index;
-	u8 sl;
-	u8 dlid_path_bits;
+	u8 sl, dlid_path_bits;
 	u32 port_num;
 	u8 smac[ETH_ALEN];
 	u16 vlan_id;
@@ -367,11 +358,9 @@ enum ib_qp_create_flags {
 };
 
 struct ib_qp_cap {
-	u32 max_send_wr;
-	u32 max_recv_wr;
-	u32 max_send_sge;
-	u32 max_recv_sge;
-	u32 max_inline_data;
+	u32 max_send_wr, max_recv_wr;	/* queue depths */
+	u32 max_send_sge, max_recv_sge;	/* scatter/gather entries per WR */
+	u32 max_inline_data;		/* bytes a send WR may carry inline */
 	u32 max_rdma_ctxs;
 };
 
@@ -394,30 +383,21 @@ enum ib_mig_state {
 	IB_MIG_ARMED
 };
 
+/* Modify/query QP attributes; which ones count is the IB_QP_* mask. */
 struct ib_qp_attr {
-	enum ib_qp_state qp_state;
-	enum ib_qp_state cur_qp_state;
+	enum ib_qp_state qp_state, cur_qp_state;
 	enum ib_mtu path_mtu;
 	enum ib_mig_state path_mig_state;
-	u32 qkey;
-	u32 rq_psn;
-	u32 sq_psn;
-	u32 dest_qp_num;
-	int qp_access_flags;
+	u32 qkey, rq_psn, sq_psn, dest_qp_num;
+	int qp_access_flags;		/* enum ib_access_flags (remote ones) */
 	struct ib_qp_cap cap;
-	struct rdma_ah_attr ah_attr;
-	struct rdma_ah_attr alt_ah_attr;
-	u16 pkey_index;
-	u16 alt_pkey_index;
-	u8 en_sqd_async_notify;
-	u8 sq_draining;
-	u8 max_rd_atomic;
-	u8 max_dest_rd_atomic;
+	struct rdma_ah_attr ah_attr, alt_ah_attr;	/* primary, alternate path */
+	u16 pkey_index, alt_pkey_index;
+	u8 en_sqd_async_notify, sq_draining;
+	u8 max_rd_atomic, max_dest_rd_atomic;	/* initiator, responder depth */
 	u8 min_rnr_timer;
 	u32 port_num;
-	u8 timeout;
-	u8 retry_cnt;
-	u8 rnr_retry;
+	u8 timeout, retry_cnt, rnr_retry;
 	u32 alt_port_num;
 	u8 alt_timeout;
 	u32 rate_limit;
@@ -449,18 +429,19 @@ struct ib_qp {
 /* ---- work requests (kernel consumers) ---- */
 
 enum ib_wr_opcode {
+	/* sends */
+	IB_WR_SEND = IB_UVERBS_WR_SEND, IB_WR_SEND_WITH_IMM = IB_UVERBS_WR_SEND_WITH_IMM,
+	IB_WR_SEND_WITH_INV = IB_UVERBS_WR_SEND_WITH_INV,
+	IB_WR_LSO = IB_UVERBS_WR_TSO,
+	/* RDMA and atomics */
 	IB_WR_RDMA_WRITE = IB_UVERBS_WR_RDMA_WRITE,
 	IB_WR_RDMA_WRITE_WITH_IMM = IB_UVERBS_WR_RDMA_WRITE_WITH_IMM,
-	IB_WR_SEND = IB_UVERBS_WR_SEND,
-	IB_WR_SEND_WITH_IMM = IB_UVERBS_WR_SEND_WITH_IMM,
 	IB_WR_RDMA_READ = IB_UVERBS_WR_RDMA_READ,
+	IB_WR_RDMA_READ_WITH_INV = IB_UVERBS_WR_RDMA_READ_WITH_INV,
 	IB_WR_ATOMIC_CMP_AND_SWP = IB_UVERBS_WR_ATOMIC_CMP_AND_SWP,
 	IB_WR_ATOMIC_FETCH_AND_ADD = IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD,
-	IB_WR_BIND_MW = IB_UVERBS_WR_BIND_MW,
-	IB_WR_LSO = IB_UVERBS_WR_TSO,
-	IB_WR_SEND_WITH_INV = IB_UVERBS_WR_SEND_WITH_INV,
-	IB_WR_RDMA_READ_WITH_INV = IB_UVERBS_WR_RDMA_READ_WITH_INV,
-	IB_WR_LOCAL_INV = IB_UVERBS_WR_LOCAL_INV,
+	/* local memory operations */
+	IB_WR_LOCAL_INV = IB_UVERBS_WR_LOCAL_INV, IB_WR_BIND_MW = IB_UVERBS_WR_BIND_MW,
 	IB_WR_MASKED_ATOMIC_CMP_AND_SWP = IB_UVERBS_WR_MASKED_ATOMIC_CMP_AND_SWP,
 	IB_WR_MASKED_ATOMIC_FETCH_AND_ADD = IB_UVERBS_WR_MASKED_ATOMIC_FETCH_AND_ADD,
 	/* kernel only */
@@ -482,16 +463,17 @@ struct ib_sge {
 	u32 lkey;
 };
 
+/* A send-queue work request; opcode-specific parts wrap it (rdma_wr()...). */
 struct ib_send_wr {
-	struct ib_send_wr *next;
-	u64 wr_id;
+	struct ib_send_wr *next;	/* NULL ends the list */
+	u64 wr_id;			/* echoed in the completion */
 	struct ib_sge *sg_list;
 	int num_sge;
 	enum ib_wr_opcode opcode;
-	int send_flags;
+	int send_flags;			/* enum ib_send_flags */
 	union {
-		__be32 imm_data;
-		u32 invalidate_rkey;
+		__be32 imm_data;	/* *_WITH_IMM */
+		u32 invalidate_rkey;	/* SEND_WITH_INV, LOCAL_INV */
 	} ex;
 };
 
@@ -595,15 +577,13 @@ static inline int ib_dereg_mr(struct ib_mr *mr)
 struct ib_mw *ib_alloc_mw(struct ib_pd *pd, enum ib_mw_type type);
 int ib_dealloc_mw(struct ib_mw *mw);
 
-struct ib_cq *__ib_create_cq(struct ib_device *device,
-			     ib_comp_handler comp_handler,
+struct ib_cq *__ib_create_cq(struct ib_device *device, ib_comp_handler comp_handler,
 			     void (*event_handler)(struct ib_event *, void *),
-			     void *cq_context,
-			     const struct ib_cq_init_attr *cq_attr,
+			     void *cq_context, const struct ib_cq_init_attr *cq_attr,
 			     const char *caller);
-#define ib_create_cq(device, cmp_hndlr, evt_hndlr, cq_ctxt, cq_attr) \
-	__ib_create_cq((device), (cmp_hndlr), (evt_hndlr), (cq_ctxt), (cq_attr), \
-		       KBUILD_MODNAME)
+/* A kernel CQ, owned (for "rdma res") by the calling module. */
+#define ib_create_cq(dev, on_comp, on_event, ctx, attr) \
+	__ib_create_cq(dev, on_comp, on_event, ctx, attr, KBUILD_MODNAME)
 int ib_resize_cq(struct ib_cq *cq, int cqe);
 /* -EBUSY while QPs use it */
 int ib_destroy_cq_user(struct ib_cq *cq, struct ib_udata *udata);
@@ -642,20 +622,30 @@ static inline int ib_destroy_qp(struct ib_qp *qp)
 /* A driver moved @qp to @state by itself (ERR, SQE): trace and record it. */
 void ib_qp_state_changed(struct ib_qp *qp, enum ib_qp_state state);
 
-static inline int ib_post_send(struct ib_qp *qp, const struct ib_send_wr *send_wr,
-			       const struct ib_send_wr **bad_send_wr)
+/*
+ * Post a list of work requests of a kernel QP/SRQ.  On failure *bad (if
+ * given) points at the first request not posted.
+ */
+static inline int ib_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
+			       const struct ib_send_wr **bad)
 {
-	const struct ib_send_wr *dummy;
+	const struct ib_send_wr *first_bad;
+	int ret = qp->device->ops.post_send(qp, wr, &first_bad);
 
-	return qp->device->ops.post_send(qp, send_wr, bad_send_wr ? : &dummy);
+	if (ret && bad)
+		*bad = first_bad;
+	return ret;
 }
 
-static inline int ib_post_recv(struct ib_qp *qp, const struct ib_recv_wr *recv_wr,
-			       const struct ib_recv_wr **bad_recv_wr)
+static inline int ib_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
+			       const struct ib_recv_wr **bad)
 {
-	const struct ib_recv_wr *dummy;
+	const struct ib_recv_wr *first_bad;
+	int ret = qp->device->ops.post_recv(qp, wr, &first_bad);
 
-	return qp->device->ops.post_recv(qp, recv_wr, bad_recv_wr ? : &dummy);
+	if (ret && bad)
+		*bad = first_bad;
+	return ret;
 }
 
 struct ib_srq *ib_create_srq(struct ib_pd *pd,
@@ -671,13 +661,15 @@ static inline int ib_destroy_srq(struct ib_srq *srq)
 }
 
 static inline int ib_post_srq_recv(struct ib_srq *srq,
-				   const struct ib_recv_wr *recv_wr,
-				   const struct ib_recv_wr **bad_recv_wr)
+				   const struct ib_recv_wr *wr,
+				   const struct ib_recv_wr **bad)
 {
-	const struct ib_recv_wr *dummy;
+	const struct ib_recv_wr *first_bad;
+	int ret = srq->device->ops.post_srq_recv(srq, wr, &first_bad);
 
-	return srq->device->ops.post_srq_recv(srq, recv_wr,
-					      bad_recv_wr ? : &dummy);
+	if (ret && bad)
+		*bad = first_bad;
+	return ret;
 }
 
 /*
