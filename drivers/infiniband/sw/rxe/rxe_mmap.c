@@ -44,13 +44,13 @@ struct rxe_mmap_info *rxe_mmap_info_create(struct rxe_dev *rxe, u32 size,
 {
 	struct rxe_mmap_info *ip;
 
-	ip = kzalloc(sizeof(*ip), GFP_KERNEL);
+	ip = (struct rxe_mmap_info *)kzalloc(sizeof(*ip), GFP_KERNEL);
 	if (!ip)
-		return ERR_PTR(-ENOMEM);
+		return (struct rxe_mmap_info *)ERR_PTR(-ENOMEM);
 	ip->buf = vmalloc_user(size);
 	if (!ip->buf) {
 		kfree(ip);
-		return ERR_PTR(-ENOMEM);
+		return (struct rxe_mmap_info *)ERR_PTR(-ENOMEM);
 	}
 	kref_init(&ip->ref);
 	ip->size = size;

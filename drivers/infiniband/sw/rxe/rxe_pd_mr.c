@@ -55,13 +55,13 @@ static struct rxe_mr *rxe_mr_new(struct ib_pd *pd, int access)
 	struct rxe_mr *mr;
 	int ret;
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = (struct rxe_mr *)kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
-		return ERR_PTR(-ENOMEM);
+		return (struct rxe_mr *)ERR_PTR(-ENOMEM);
 	ret = rxe_pool_add(&rxe->mr_pool, &mr->elem);
 	if (ret) {
 		kfree(mr);
-		return ERR_PTR(ret);
+		return (struct rxe_mr *)ERR_PTR(ret);
 	}
 	spin_lock_init(&mr->lock);
 	atomic_set(&mr->num_mw, 0);
@@ -87,7 +87,7 @@ struct ib_mr *rxe_get_dma_mr(struct ib_pd *pd, int access)
 	struct rxe_mr *mr = rxe_mr_new(pd, access);
 
 	if (IS_ERR(mr))
-		return ERR_CAST(mr);
+		return (struct ib_mr *)ERR_CAST(mr);
 	mr->ibmr.type = IB_MR_TYPE_DMA;
 	mr->state = RXE_MR_VALID;
 	return &mr->ibmr;
@@ -163,14 +163,14 @@ struct ib_mr *rxe_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	int ret;
 
 	if (access & ~IB_ACCESS_SUPPORTED)
-		return ERR_PTR(-EOPNOTSUPP);
+		return (struct ib_mr *)ERR_PTR(-EOPNOTSUPP);
 	mr = rxe_mr_new(pd, access);
 	if (IS_ERR(mr))
-		return ERR_CAST(mr);
+		return (struct ib_mr *)ERR_CAST(mr);
 	ret = rxe_mr_pin(mr, start, length, iova, access);
 	if (ret) {
 		rxe_mr_free(mr);
-		return ERR_PTR(ret);
+		return (struct ib_mr *)ERR_PTR(ret);
 	}
 	mr->ibmr.type = IB_MR_TYPE_USER;
 	mr->state = RXE_MR_VALID;
@@ -191,17 +191,17 @@ struct ib_mr *rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 	int ret;
 
 	if (flags & ~IB_MR_REREG_SUPPORTED)
-		return ERR_PTR(-EOPNOTSUPP);
+		return (struct ib_mr *)ERR_PTR(-EOPNOTSUPP);
 	if (new_access & ~IB_ACCESS_SUPPORTED)
-		return ERR_PTR(-EOPNOTSUPP);
+		return (struct ib_mr *)ERR_PTR(-EOPNOTSUPP);
 	if (ibmr->type != IB_MR_TYPE_USER)
-		return ERR_PTR(-EINVAL);
+		return (struct ib_mr *)ERR_PTR(-EINVAL);
 	if (atomic_read(&mr->num_mw) > 0)
-		return ERR_PTR(-EINVAL);
+		return (struct ib_mr *)ERR_PTR(-EINVAL);
 	if (flags & IB_MR_REREG_TRANS) {
 		ret = rxe_mr_pin(mr, start, length, iova, new_access);
 		if (ret)
-			return ERR_PTR(ret);
+			return (struct ib_mr *)ERR_PTR(ret);
 	}
 	spin_lock_bh(&mr->lock);
 	if (flags & IB_MR_REREG_PD)
@@ -228,17 +228,17 @@ struct ib_mr *rxe_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 	struct rxe_mr *mr;
 
 	if (type != IB_MR_TYPE_MEM_REG)
-		return ERR_PTR(-EINVAL);
+		return (struct ib_mr *)ERR_PTR(-EINVAL);
 	if (max_num_sg > RXE_MAX_FAST_REG_PAGES)
-		return ERR_PTR(-EINVAL);
+		return (struct ib_mr *)ERR_PTR(-EINVAL);
 	mr = rxe_mr_new(pd, 0);
 	if (IS_ERR(mr))
-		return ERR_CAST(mr);
+		return (struct ib_mr *)ERR_CAST(mr);
 	mr->pages = (u64 *)kvcalloc(max_num_sg ? max_num_sg : 1, sizeof(u64),
 				    GFP_KERNEL);
 	if (!mr->pages) {
 		rxe_mr_free(mr);
-		return ERR_PTR(-ENOMEM);
+		return (struct ib_mr *)ERR_PTR(-ENOMEM);
 	}
 	mr->max_pages = max_num_sg;
 	mr->ibmr.type = IB_MR_TYPE_MEM_REG;

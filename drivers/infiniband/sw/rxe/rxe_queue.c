@@ -26,18 +26,18 @@ struct rxe_queue *rxe_queue_create(struct rxe_dev *rxe, u32 num_elem,
 	u64 len;
 
 	if (!rxe_queue_geometry(num_elem, elem_size, &g))
-		return ERR_PTR(-EINVAL);
+		return (struct rxe_queue *)ERR_PTR(-EINVAL);
 	len = rxe_queue_map_len(&g, PAGE_SIZE);
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	q = (struct rxe_queue *)kzalloc(sizeof(*q), GFP_KERNEL);
 	if (!q)
-		return ERR_PTR(-ENOMEM);
+		return (struct rxe_queue *)ERR_PTR(-ENOMEM);
 	q->ip = rxe_mmap_info_create(rxe, (u32)len, side != RXE_QUEUE_KERNEL,
 				     uctx);
 	if (IS_ERR(q->ip)) {
 		long err = PTR_ERR(q->ip);
 
 		kfree(q);
-		return ERR_PTR(err);
+		return (struct rxe_queue *)ERR_PTR(err);
 	}
 	q->buf = (struct rxe_queue_buf *)q->ip->buf;
 	q->side = side;

@@ -37,7 +37,9 @@ int rxe_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 
 	if (init->srq_type != IB_SRQT_BASIC)
 		return -EOPNOTSUPP;
-	ret = rxe_srq_check(rxe, &init->attr, IB_SRQ_MAX_WR | IB_SRQ_LIMIT, 0);
+	ret = rxe_srq_check(rxe, &init->attr,
+			    (enum ib_srq_attr_mask)(IB_SRQ_MAX_WR | IB_SRQ_LIMIT),
+			    0);
 	if (ret)
 		return ret;
 	if (init->attr.max_sge > (u32)rxe->ib_dev.attrs.max_srq_sge)

@@ -128,8 +128,9 @@ static void rxe_kunit_cq_arm(struct kunit *test)
 	struct rxe_cq *cq = kt_cq(test, rxe, 8, &c);
 	struct ib_wc wc;
 
-	KUNIT_EXPECT_EQ(test, rxe_req_notify_cq(&cq->ibcq, IB_CQ_NEXT_COMP |
-						IB_CQ_REPORT_MISSED_EVENTS), 0);
+	KUNIT_EXPECT_EQ(test, rxe_req_notify_cq(&cq->ibcq,
+			(enum ib_cq_notify_flags)(IB_CQ_NEXT_COMP |
+						  IB_CQ_REPORT_MISSED_EVENTS)), 0);
 	kt_wc(&wc, 1);
 	rxe_cq_post(cq, &wc, false);
 	KUNIT_EXPECT_EQ(test, c.comp, 1);
@@ -137,8 +138,9 @@ static void rxe_kunit_cq_arm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.comp, 1);	/* one event per arm */
 
 	/* solicited-only arm ignores unsolicited completions */
-	KUNIT_EXPECT_EQ(test, rxe_req_notify_cq(&cq->ibcq, IB_CQ_SOLICITED |
-						IB_CQ_REPORT_MISSED_EVENTS), 1);
+	KUNIT_EXPECT_EQ(test, rxe_req_notify_cq(&cq->ibcq,
+			(enum ib_cq_notify_flags)(IB_CQ_SOLICITED |
+						  IB_CQ_REPORT_MISSED_EVENTS)), 1);
 	rxe_cq_post(cq, &wc, false);
 	KUNIT_EXPECT_EQ(test, c.comp, 1);
 	rxe_cq_post(cq, &wc, true);
