@@ -123,7 +123,7 @@ int uverbs_check_rereg_mr(u32 flags, u64 start, u64 length, u64 hca_va,
 	if (!flags)
 		return -EINVAL;
 	if (flags & ~REREG_KNOWN)
-		return -EOPNOTSUPP;
+		return -EINVAL;
 	if (flags & REREG_TRANS) {
 		if (!start || !hca_va)
 			return -EINVAL;

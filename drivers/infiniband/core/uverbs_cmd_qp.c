@@ -347,10 +347,11 @@ int uverbs_cmd_query_qp(struct uverbs_cmd_ctx *ctx)
 	struct ib_qp *qp;
 	int ret;
 
-	qp = (struct ib_qp *)uverbs_obj_use(ctx->ucontext, UVERBS_OBJ_QP,
-					    cmd->qp_handle, &uobj);
-	if (IS_ERR(qp))
-		return PTR_ERR(qp);
+	/* upstream tells a missing handle (ENOENT) here, as destroys do */
+	uobj = uverbs_uobj_get(ctx->ucontext, UVERBS_OBJ_QP, cmd->qp_handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	qp = (struct ib_qp *)uobj->object;
 	q = (struct qp_query *)kzalloc(sizeof(*q), GFP_KERNEL);
 	if (!q) {
 		ret = -ENOMEM;

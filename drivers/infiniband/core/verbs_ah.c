@@ -190,13 +190,25 @@ static int roce_resolve_dmac(struct ib_device *device, struct rdma_ah_attr *ah,
 {
 	const union ib_gid *sgid = &ah->sgid_attr.gid;
 	const union ib_gid *dgid = &ah->grh.dgid;
-	struct net_device *ndev;
+	struct net_device *ndev, *owner;
+	struct rdma_gid_entry local;
 	int ret;
 
 	ndev = dev_get_by_index(rdma_dev_net(device), ah->sgid_attr.ndev_ifindex);
 	if (!ndev)
 		return -ENODEV;
-	if (gid_is_v4mapped(dgid) != gid_is_v4mapped(sgid))
+	if (!rdma_find_gid(device, dgid, IB_GID_TYPE_ROCE_UDP_ENCAP, 0, &local)) {
+		/*
+		 * One of our own GIDs (loopback traffic): the MAC of its
+		 * netdev, without asking ARP/ND about an address that may
+		 * still be tentative.
+		 */
+		owner = dev_get_by_index(rdma_dev_net(device), local.ndev_ifindex);
+		local_mac(owner, ndev, ah->roce.dmac);
+		if (owner)
+			dev_put(owner);
+		ret = 0;
+	} else if (gid_is_v4mapped(dgid) != gid_is_v4mapped(sgid))
 		ret = -EINVAL;	/* IPv4 cannot talk to IPv6 */
 	else if (gid_is_v4mapped(dgid))
 		ret = dmac_ipv4(ndev, sgid, dgid, ah->roce.dmac, may_sleep);
@@ -224,8 +236,8 @@ static int resolve_ah_attr(struct ib_device *device, struct rdma_ah_attr *ah,
 
 	ret = rdma_query_gid_entry(device, ah->port_num, ah->grh.sgid_index,
 				   &entry);
-	if (ret)
-		return -EINVAL;
+	if (ret)	/* -ENODATA: an empty slot, as upstream answers */
+		return ret == -ENODATA ? ret : -EINVAL;
 	if (roce && entry.gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
 		return -EINVAL;
 	ah->sgid_attr.gid = entry.gid;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Verbs objects, part 3: queue pairs.  Every state change of a QP passes
- * through ib_modify_qp_with_udata() (kernel and user alike), which owns
+ * through modify_qp() below (kernel and user alike), which owns
  * qp->state, checks the IBTA state machine before the driver sees the
  * request and fires the rdma_core tracepoints.
  */
@@ -199,8 +199,8 @@ static int check_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
 	return 0;
 }
 
-noinline int ib_modify_qp_with_udata(struct ib_qp *qp, struct ib_qp_attr *attr,
-				     int attr_mask, struct ib_udata *udata)
+static int modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int attr_mask,
+		     struct ib_udata *udata)
 {
 	enum ib_qp_state cur, next;
 	int ret;
@@ -227,14 +227,27 @@ noinline int ib_modify_qp_with_udata(struct ib_qp *qp, struct ib_qp_attr *attr,
 	mutex_unlock(&qp->modify_mutex);
 	return ret;
 }
-EXPORT_SYMBOL(ib_modify_qp_with_udata);
 
+/*
+ * The one entry kprobe:ib_modify_qp watches: kernel callers, and user
+ * modifies without driver data (all of rxe's, since librxe sends none).
+ */
 noinline int ib_modify_qp(struct ib_qp *qp, struct ib_qp_attr *qp_attr,
 			  int qp_attr_mask)
 {
-	return ib_modify_qp_with_udata(qp, qp_attr, qp_attr_mask, NULL);
+	return modify_qp(qp, qp_attr, qp_attr_mask, NULL);
 }
 EXPORT_SYMBOL(ib_modify_qp);
+
+/* uverbs' entry; driver data, when there is some, reaches the driver */
+noinline int ib_modify_qp_with_udata(struct ib_qp *qp, struct ib_qp_attr *attr,
+				     int attr_mask, struct ib_udata *udata)
+{
+	if (!udata || (!udata->inlen && !udata->outlen))
+		return ib_modify_qp(qp, attr, attr_mask);
+	return modify_qp(qp, attr, attr_mask, udata);
+}
+EXPORT_SYMBOL(ib_modify_qp_with_udata);
 
 int ib_query_qp(struct ib_qp *qp, struct ib_qp_attr *qp_attr, int qp_attr_mask,
 		struct ib_qp_init_attr *qp_init_attr)

@@ -103,7 +103,7 @@ TEST(UverbsMrRange, ZeroLengthWrapAndOffsetMismatch) {
 
 TEST(UverbsReregMr, Flags) {
   EXPECT_EQ(uverbs_check_rereg_mr(0, 0, 0, 0, kPage), -EINVAL);
-  EXPECT_EQ(uverbs_check_rereg_mr(8, 0, 0, 0, kPage), -EOPNOTSUPP);
+  EXPECT_EQ(uverbs_check_rereg_mr(8, 0, 0, 0, kPage), -EINVAL);
   // PD or ACCESS alone: the range is not looked at
   EXPECT_EQ(uverbs_check_rereg_mr(2, 0, 0, 0, kPage), 0);
   EXPECT_EQ(uverbs_check_rereg_mr(4, 0, 0, 0, kPage), 0);

@@ -331,7 +331,7 @@ static void verbs_ah_resolution(struct kunit *test)
 	ah.port_num = 2;
 	KUNIT_EXPECT_EQ(test, rdma_resolve_ah_attr(d, &ah), -EINVAL);
 	ah_attr_init(&ah, 3, &mc);
-	KUNIT_EXPECT_EQ(test, rdma_resolve_ah_attr(d, &ah), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_resolve_ah_attr(d, &ah), -ENODATA);
 	ah_attr_init(&ah, 2, &mc);
 	KUNIT_EXPECT_EQ(test, rdma_resolve_ah_attr(d, &ah), -EINVAL);
 	KUNIT_EXPECT_EQ(test, m->ah_calls, 0);
