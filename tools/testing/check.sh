@@ -78,7 +78,7 @@ if grep -q '^PASS build:w1$' "$results"; then
 		done
 	fi
 	"$repo/tools/testing/vm/run-vm.sh" --kdir "$kdir" --moddir "$repo/build/kbuild/w1" \
-		--out "$out/vm" --results "$results" --timeout "${VM_TIMEOUT:-4200}" "${scen[@]}"
+		--out "$out/vm" --results "$results" --timeout "${VM_TIMEOUT:-4800}" "${scen[@]}"
 else
 	echo "FAIL vm:not-run (modules did not build)" | tee -a "$results"
 fi
