@@ -197,7 +197,10 @@ static int roce_resolve_dmac(struct ib_device *device, struct rdma_ah_attr *ah,
 	ndev = dev_get_by_index(rdma_dev_net(device), ah->sgid_attr.ndev_ifindex);
 	if (!ndev)
 		return -ENODEV;
-	if (!rdma_find_gid(device, dgid, IB_GID_TYPE_ROCE_UDP_ENCAP, 0, &local)) {
+	if (gid_is_v4mapped(dgid) != gid_is_v4mapped(sgid)) {
+		ret = -EINVAL;	/* IPv4 cannot talk to IPv6 */
+	} else if (!rdma_find_gid(device, dgid, IB_GID_TYPE_ROCE_UDP_ENCAP, 0,
+				  &local)) {
 		/*
 		 * One of our own GIDs (loopback traffic): the MAC of its
 		 * netdev, without asking ARP/ND about an address that may
@@ -208,12 +211,11 @@ static int roce_resolve_dmac(struct ib_device *device, struct rdma_ah_attr *ah,
 		if (owner)
 			dev_put(owner);
 		ret = 0;
-	} else if (gid_is_v4mapped(dgid) != gid_is_v4mapped(sgid))
-		ret = -EINVAL;	/* IPv4 cannot talk to IPv6 */
-	else if (gid_is_v4mapped(dgid))
+	} else if (gid_is_v4mapped(dgid)) {
 		ret = dmac_ipv4(ndev, sgid, dgid, ah->roce.dmac, may_sleep);
-	else
+	} else {
 		ret = dmac_ipv6(ndev, sgid, dgid, ah->roce.dmac, may_sleep);
+	}
 	dev_put(ndev);
 	return ret;
 }

@@ -3,6 +3,10 @@
 # which the host parses into one result per case.
 . "$REPO/tools/testing/vm/lib.sh"
 stack_load ours || die "cannot load our stack"
+# ib_core_verbs resolves an AH to a local IPv4 address: give it one
+ip link add kunit-v4 type veth peer name kunit-v4p || die "veth"
+ip addr add 192.0.2.1/24 dev kunit-v4 || die "address"
+ip link set kunit-v4 up || die "link up"
 found=0
 while read -r ko; do
 	found=1
@@ -11,4 +15,5 @@ while read -r ko; do
 done < <(find "$MODDIR/drivers" -name '*_kunit.ko' ! -name '*netns_kunit.ko' | sort)
 # ib_core_netns_kunit needs a second namespace: the netns scenario runs it
 [ "$found" = 1 ] || die "no KUnit modules under $MODDIR"
+ip link del kunit-v4 || die "veth del"
 stack_unload || die "unload"
