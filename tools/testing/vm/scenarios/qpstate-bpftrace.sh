@@ -65,7 +65,9 @@ $KPROBE" || { fail "ours: bpftrace run failed ($?)"; return; }
 # kprobe (bpftrace would add minutes), the calls of ib_modify_qp
 upstream_case() {
 	local tr=/sys/kernel/tracing n
-	[ -d $tr/events/rdma_core ] && echo "upstream: has rdma_core tracepoints" ||
+	# upstream's rdma_core system exists (CQ events); qp_modify does not
+	[ -d $tr/events/rdma_core/qp_modify ] &&
+		echo "upstream: has an rdma_core:qp_modify tracepoint" ||
 		echo "upstream: no rdma_core:qp_modify tracepoint"
 	echo 'p:verbs_qpstate ib_modify_qp state=+0(%si):u32 mask=%dx' >>$tr/kprobe_events ||
 		{ echo "upstream: kprobe on ib_modify_qp refused"; return; }
