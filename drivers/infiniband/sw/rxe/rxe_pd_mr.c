@@ -13,9 +13,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 /* core's ib_umem (ours, not the kernel tree's): Kbuild tells */
-#ifdef RXE_HAVE_UMEM
 #include <rdma/ib_umem.h>
-#endif
 
 #include "rxe.h"
 #include "rxe_obj.h"
@@ -74,10 +72,8 @@ static struct rxe_mr *rxe_mr_new(struct ib_pd *pd, int access)
 static void rxe_mr_free(struct rxe_mr *mr)
 {
 	rxe_pool_del(&mr->elem);
-#ifdef RXE_HAVE_UMEM
 	if (mr->umem)
 		ib_umem_release(mr->umem);
-#endif
 	kvfree(mr->pages);
 	kfree(mr);
 }
@@ -100,7 +96,6 @@ struct rxe_mr *rxe_mr_lookup(struct rxe_dev *rxe, u32 key)
 	return elem ? container_of(elem, struct rxe_mr, elem) : NULL;
 }
 
-#ifdef RXE_HAVE_UMEM
 /* Kernel addresses of the pinned pages of @umem, one per page. */
 static int rxe_mr_map_umem(struct rxe_mr *mr, struct ib_umem *umem,
 			   u64 iova, u64 length)
@@ -148,13 +143,6 @@ static int rxe_mr_pin(struct rxe_mr *mr, u64 start, u64 length, u64 iova,
 	mr->ibmr.length = length;
 	return 0;
 }
-#else
-static int rxe_mr_pin(struct rxe_mr *mr, u64 start, u64 length, u64 iova,
-		      int access)
-{
-	return -EOPNOTSUPP;
-}
-#endif
 
 struct ib_mr *rxe_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 			      u64 iova, int access, struct ib_udata *udata)
