@@ -39,6 +39,8 @@ struct rdma_gid_table {
 
 /* fe80::<EUI-64 of @mac> */
 void rdma_gid_default_from_mac(const u8 *mac, u8 *gid);
+/* The MAC an EUI-64 interface id (ff:fe in the middle) was made from. */
+bool rdma_gid_eui64_to_mac(const u8 *gid, u8 *mac);
 /* ::ffff:a.b.c.d from an IPv4 address given as 4 bytes in network order */
 void rdma_gid_from_ipv4(const u8 *addr4, u8 *gid);
 bool rdma_gid_is_zero(const u8 *gid);

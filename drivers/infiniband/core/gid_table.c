@@ -69,6 +69,20 @@ void rdma_gid_default_from_mac(const u8 *mac, u8 *gid)
 }
 EXPORT_SYMBOL(rdma_gid_default_from_mac);
 
+bool rdma_gid_eui64_to_mac(const u8 *gid, u8 *mac)
+{
+	if (gid[11] != 0xff || gid[12] != 0xfe)
+		return false;
+	mac[0] = gid[8] ^ 0x02;
+	mac[1] = gid[9];
+	mac[2] = gid[10];
+	mac[3] = gid[13];
+	mac[4] = gid[14];
+	mac[5] = gid[15];
+	return true;
+}
+EXPORT_SYMBOL(rdma_gid_eui64_to_mac);
+
 void rdma_gid_from_ipv4(const u8 *addr4, u8 *gid)
 {
 	unsigned int i;

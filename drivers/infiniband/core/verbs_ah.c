@@ -129,22 +129,6 @@ static struct net_device *ipv6_owner(struct net *net, const struct in6_addr *a)
 	return found;
 }
 
-/* fe80::xxxx:xxff:fexx:xxxx carries the MAC it was made from. */
-static bool mac_from_eui64(const union ib_gid *gid, u8 *mac)
-{
-	const u8 *id = &gid->raw[8];
-
-	if (id[3] != 0xff || id[4] != 0xfe)
-		return false;
-	mac[0] = id[0] ^ 2;
-	mac[1] = id[1];
-	mac[2] = id[2];
-	mac[3] = id[5];
-	mac[4] = id[6];
-	mac[5] = id[7];
-	return true;
-}
-
 static int dmac_ipv6(struct net_device *ndev, const union ib_gid *sgid,
 		     const union ib_gid *dgid, u8 *mac, bool may_sleep)
 {
@@ -180,7 +164,7 @@ static int dmac_ipv6(struct net_device *ndev, const union ib_gid *sgid,
 	}
 	/* a link-local GID names its MAC even when ND gets no answer */
 	if (ret && ipv6_addr_type(d6) & IPV6_ADDR_LINKLOCAL &&
-	    mac_from_eui64(dgid, mac))
+	    rdma_gid_eui64_to_mac(dgid->raw, mac))
 		ret = 0;
 	return ret;
 }

@@ -4,6 +4,7 @@
 // table's slot rules (default GID in slot 0, addresses in the lowest free
 // slot from 1, no duplicates, removal by address and by netdev).
 
+#include <cstring>
 #include <rdma/ib_gid_table.h>
 
 #include <gtest/gtest.h>
@@ -54,6 +55,17 @@ TEST(GidFormat, DefaultGidIsLinkLocalEui64) {
   const Gid want = {0xfe, 0x80, 0, 0, 0, 0, 0, 0,
                     0x50, 0x54, 0x00, 0xff, 0xfe, 0x12, 0x34, 0x56};
   EXPECT_EQ(g, want);
+}
+
+TEST(GidFormat, Eui64BackToMac) {
+  const u8 mac[6] = {0x52, 0x54, 0x00, 0x12, 0x34, 0x56};
+  Gid g{};
+  u8 back[6] = {};
+  rdma_gid_default_from_mac(mac, g.data());
+  ASSERT_TRUE(rdma_gid_eui64_to_mac(g.data(), back));
+  EXPECT_EQ(0, memcmp(back, mac, sizeof(mac)));
+  g[12] = 0xfd;  // not an EUI-64 interface id
+  EXPECT_FALSE(rdma_gid_eui64_to_mac(g.data(), back));
 }
 
 TEST(GidFormat, Ipv4Mapped) {
