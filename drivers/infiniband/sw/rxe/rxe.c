@@ -19,6 +19,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "rxe.h"
+#include "rxe_dp.h"
 
 DEFINE_MUTEX(rxe_dev_mutex);
 static LIST_HEAD(rxe_dev_list);
@@ -243,20 +244,30 @@ static struct notifier_block rxe_netdev_nb = {
 	.notifier_call = rxe_netdev_event,
 };
 
+struct workqueue_struct *rxe_wq;
+
 static int __init rxe_module_init(void)
 {
 	int ret;
 
+	/* QP work items (rxe_dp.h); freeing memory may wait on them */
+	rxe_wq = alloc_workqueue("rxe_wq", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!rxe_wq)
+		return -ENOMEM;
 	ret = rxe_net_init();
 	if (ret)
-		return ret;
+		goto err_wq;
 	ret = register_netdevice_notifier(&rxe_netdev_nb);
 	if (ret) {
 		rxe_net_exit_module();
-		return ret;
+		goto err_wq;
 	}
 	rdma_link_register(&rxe_link_ops);
 	return 0;
+
+err_wq:
+	destroy_workqueue(rxe_wq);
+	return ret;
 }
 
 /*
@@ -281,6 +292,7 @@ static void __exit rxe_module_exit(void)
 	unregister_netdevice_notifier(&rxe_netdev_nb);
 	WARN_ON(!list_empty(&rxe_dev_list));
 	rxe_net_exit_module();
+	destroy_workqueue(rxe_wq);
 }
 
 module_init(rxe_module_init);

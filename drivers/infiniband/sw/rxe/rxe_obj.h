@@ -14,6 +14,8 @@
 
 #include "rxe_pool.h"
 #include "rxe_queue.h"
+#include "rxe_req.h"
+#include "rxe_resp.h"
 
 struct rxe_dev;
 
@@ -86,6 +88,9 @@ struct rxe_qp {
 	struct ib_qp_attr attr;
 	struct rxe_av pri_av;
 	struct rxe_av alt_av;
+	/* the data path (rxe_dp.h): send side and receive side */
+	struct rxe_req req;
+	struct rxe_resp resp;
 };
 
 enum rxe_mr_state {

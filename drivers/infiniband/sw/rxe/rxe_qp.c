@@ -8,6 +8,7 @@
 
 #include "rxe.h"
 #include "rxe_obj.h"
+#include "rxe_dp.h"
 
 static int rxe_qp_check_init(struct rxe_dev *rxe, struct ib_qp_init_attr *init,
 			     struct ib_udata *udata)
@@ -131,6 +132,8 @@ int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->attr.cap = init->cap;
 	ibqp->qp_num = init->qp_type == IB_QPT_GSI ? RXE_GSI_QPN :
 						      qp->elem.index;
+	rxe_req_init(qp);
+	rxe_resp_init(qp);
 	return 0;
 
 err_queues:
@@ -268,6 +271,8 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 	spin_unlock_bh(&qp->state_lock);
 
+	rxe_req_modify(qp, attr, mask);
+	rxe_resp_modify(qp, attr, mask);
 	if (!(mask & IB_QP_STATE))
 		return 0;
 	switch (new_state) {
@@ -340,9 +345,12 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct rxe_dev *rxe = to_rdev(ibqp->device);
 	struct rxe_qp *qp = to_rqp(ibqp);
 
+	/* no packet finds the QP after this; then stop both sides */
 	rxe_pool_del(&qp->elem);
 	if (ibqp->qp_type == IB_QPT_GSI)
 		cmpxchg(&rxe->gsi_qp, ibqp, NULL);
+	rxe_resp_cleanup(qp);
+	rxe_req_cleanup(qp);
 	rxe_queue_destroy(qp->rq.queue);
 	rxe_queue_destroy(qp->sq.queue);
 	qp->rq.queue = NULL;

@@ -12,6 +12,7 @@
 
 #include "rxe.h"
 #include "rxe_obj.h"
+#include "rxe_dp.h"
 
 struct kt_counts {
 	int comp;			/* comp_handler calls */
@@ -532,8 +533,24 @@ static struct kunit_case rxe_kunit_cases[] = {
 	{}
 };
 
+/* rxe.c is not in the test module: the data path's workqueue is ours */
+struct workqueue_struct *rxe_wq;
+
+static int rxe_kunit_suite_init(struct kunit_suite *suite)
+{
+	rxe_wq = alloc_workqueue("rxe_kunit_wq", WQ_UNBOUND, 0);
+	return rxe_wq ? 0 : -ENOMEM;
+}
+
+static void rxe_kunit_suite_exit(struct kunit_suite *suite)
+{
+	destroy_workqueue(rxe_wq);
+}
+
 static struct kunit_suite rxe_kunit_suite = {
 	.name = "rdma_rxe_objects",
+	.suite_init = rxe_kunit_suite_init,
+	.suite_exit = rxe_kunit_suite_exit,
 	.test_cases = rxe_kunit_cases,
 };
 kunit_test_suite(rxe_kunit_suite);

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The data path inside rxe: how packets, the requester, the completer and
+ * the responder meet.  Documentation/rxe/datapath.rst tells the story;
+ * in short:
+ *
+ *   post_send / doorbell -> requester (rxe_req.c) -> rxe_pkt_send()
+ *   wire -> rxe_rcv() (rxe_recv.c) -> requests:  rxe_resp_rcv() (rxe_resp.c)
+ *                                  -> responses: rxe_comp_rcv() (rxe_comp.c)
+ *   responder -> ACK / read response / atomic ACK -> rxe_pkt_send()
+ *   completer -> CQEs of the send queue, retransmission, RNR waits
+ *
+ * Each side of a QP runs in its own work item on rxe_wq; a side never
+ * runs concurrently with itself.  Packets are sk_buffs whose cb holds a
+ * struct rxe_pkt.
+ *
+ * QP lifetime: rxe_rcv() holds a pool reference on the destination QP
+ * only while it hands a packet over (rxe_resp_rcv()/rxe_comp_rcv()
+ * queue it and schedule their work, then return; rxe_rcv() drops the
+ * reference).  Queued packets hold no reference: rxe_destroy_qp() first
+ * takes the QP out of the pool, which waits for hand-overs in progress,
+ * then rxe_resp_cleanup()/rxe_req_cleanup() cancel the work items and
+ * timers and purge the queues.
+ */
+#ifndef _RXE_DP_H
+#define _RXE_DP_H
+
+#include <linux/skbuff.h>
+#include <linux/workqueue.h>
+
+#include "rxe_hdr.h"
+
+struct rxe_dev;
+struct rxe_qp;
+struct rxe_pd;
+struct rxe_mr;
+struct rxe_av;
+struct rxe_dma_info;
+
+/* rxe.c: the module's workqueue for QP work items */
+extern struct workqueue_struct *rxe_wq;
+
+/* what skb->cb holds for a RoCE packet inside rxe */
+struct rxe_pkt {
+	struct rxe_qp *qp;	/* rx: the destination QP (see below) */
+	u8 *hdr;		/* the BTH inside the skb */
+	struct rxe_hdr_info info;
+};
+
+static inline struct rxe_pkt *rxe_pkt(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct rxe_pkt) > sizeof(skb->cb));
+	return (struct rxe_pkt *)skb->cb;
+}
+
+/* header @type of @pkt (present per info.mask), inside the skb */
+u8 *rxe_pkt_ext(struct rxe_pkt *pkt, enum rxe_hdr_type type);
+/* the payload: after the headers */
+static inline u8 *rxe_pkt_payload(struct rxe_pkt *pkt)
+{
+	return pkt->hdr + pkt->info.hdr_len;
+}
+
+/* ---- rxe_net.c: sending ---- */
+
+/*
+ * A new packet of @opcode with @paylen payload bytes for @qp towards @av
+ * (the QP's primary AV, or a UD WQE's).  The headers are zeroed; the
+ * caller fills the BTH (rxe_bth_set), the extended headers and the
+ * payload, then sends it.  info.mask/opcode/hdr_len/paylen/pad are set.
+ * NULL when out of memory.
+ */
+struct sk_buff *rxe_pkt_new(struct rxe_qp *qp, const struct rxe_av *av,
+			    u8 opcode, u32 paylen);
+/*
+ * Add UDP/IP (from @av and the device's netdev, in its namespace), the
+ * ICRC, and transmit.  Always consumes @skb.  0, or -errno when the
+ * packet could not leave (no route: -EHOSTUNREACH; the caller treats
+ * every error like a lost packet).  Counts sent_pkts.
+ */
+int rxe_pkt_send(struct rxe_qp *qp, const struct rxe_av *av,
+		 struct sk_buff *skb);
+
+/* ---- rxe_recv.c: receiving ---- */
+
+/*
+ * A RoCEv2 UDP payload arrived for @rxe (skb->data at the BTH, network
+ * header set): ICRC, parse, find the QP (multicast: each attached QP),
+ * check state, P_Key and (UD) Q_Key, then hand it to rxe_resp_rcv() or
+ * rxe_comp_rcv().  Always consumes @skb.
+ */
+void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb);
+
+/* ---- rxe_req.c / rxe_comp.c: requester and completer ---- */
+
+/* the requester's state in struct rxe_qp; rxe_req.h */
+void rxe_req_init(struct rxe_qp *qp);
+/* after ops.modify_qp stored @attr (@mask) and the new state */
+void rxe_req_modify(struct rxe_qp *qp, const struct ib_qp_attr *attr,
+		    int mask);
+/* stop and forget everything (QP leaving the pool, before its rings) */
+void rxe_req_cleanup(struct rxe_qp *qp);
+/* WQEs were posted, or the QP changed state: look at the send queue */
+void rxe_req_kick(struct rxe_qp *qp);
+/* a response packet (ACK, NAK, read response, atomic ACK) for @qp */
+void rxe_comp_rcv(struct rxe_qp *qp, struct sk_buff *skb);
+
+/* ---- rxe_resp.c: responder ---- */
+
+void rxe_resp_init(struct rxe_qp *qp);
+void rxe_resp_modify(struct rxe_qp *qp, const struct ib_qp_attr *attr,
+		     int mask);
+void rxe_resp_cleanup(struct rxe_qp *qp);
+/* a request packet for @qp */
+void rxe_resp_rcv(struct rxe_qp *qp, struct sk_buff *skb);
+
+/* ---- rxe_mr_copy.c: memory access for the data path ---- */
+
+enum rxe_copy_dir {
+	RXE_COPY_TO_MR,		/* buf -> memory */
+	RXE_COPY_FROM_MR,	/* memory -> buf */
+};
+
+/*
+ * Copy @len bytes between @buf and [@iova, @iova + @len) of a valid @mr.
+ * The range must be inside the MR: 0 or -EFAULT.
+ */
+int rxe_mr_copy(struct rxe_mr *mr, u64 iova, void *buf, u32 len,
+		enum rxe_copy_dir dir);
+
+/*
+ * Copy @len bytes between @buf and the SGE list of @dma starting at its
+ * cursor (cur_sge, sge_offset), advancing the cursor and resid.  Each
+ * lkey must name a valid MR of @pd allowing @access (0 for local read,
+ * IB_ACCESS_LOCAL_WRITE to write): 0, -EINVAL when the list is too
+ * short, -EACCES on a key, PD, access or bounds violation.
+ */
+int rxe_dma_copy(struct rxe_pd *pd, int access, struct rxe_dma_info *dma,
+		 void *buf, u32 len, enum rxe_copy_dir dir);
+
+/*
+ * The MR behind @rkey (an MR's or a bound MW's) for remote access by
+ * @qp to [@iova, @iova + @len) with @access (IB_ACCESS_REMOTE_*):
+ * checks state, PD (and for type-2 MWs the QP), range and rights.
+ * Returns the MR with a reference (rxe_elem_put(&mr->elem)), or NULL.
+ */
+struct rxe_mr *rxe_rkey_get(struct rxe_qp *qp, u32 rkey, u64 iova, u64 len,
+			    int access);
+
+/*
+ * 8-byte atomic at @iova of @mr (aligned, inside): compare-and-swap
+ * (RXE_OP_CMP_SWAP) or fetch-and-add.  @orig gets the old value.  The
+ * values are host-order u64; the memory is read and written as host u64,
+ * as the application sees it.  0, -EFAULT (range) or -EINVAL (alignment).
+ */
+int rxe_mr_atomic(struct rxe_mr *mr, u64 iova, u8 op, u64 compare_add,
+		  u64 swap, u64 *orig);
+
+#endif /* _RXE_DP_H */
