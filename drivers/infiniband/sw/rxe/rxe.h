@@ -17,8 +17,11 @@
 
 /*
  * Port counters: (our id, the name users see), in the order "rdma
- * statistic" and hw_counters/ show them, which is upstream rxe's.  One
- * table makes both the enum and the names (rxe_hw_counters.c).
+ * statistic" and hw_counters/ show them: upstream rxe's fifteen, then
+ * ours (retransmitted packets; packets dropped for a bad ICRC, for an
+ * access violation, or for any other reason: bad header, no such QP,
+ * wrong state, P_Key or Q_Key).  One table makes both the enum and the
+ * names (rxe_hw_counters.c).
  */
 #define RXE_COUNTER_TABLE(C)					\
 	C(SENT_PKTS, "sent_pkts")				\
@@ -35,7 +38,11 @@
 	C(SEND_ERR, "send_err")					\
 	C(LINK_DOWNED, "link_downed")				\
 	C(RDMA_SEND, "rdma_sends")				\
-	C(RDMA_RECV, "rdma_recvs")
+	C(RDMA_RECV, "rdma_recvs")				\
+	C(RETRANSMIT, "retransmits")				\
+	C(ICRC_ERR, "rcvd_icrc_err")				\
+	C(ACCESS_ERR, "rcvd_access_err")			\
+	C(RCV_DROP, "rcvd_dropped")
 
 #define RXE_COUNTER_ID(id, label) RXE_CNT_##id,
 enum rxe_counter {
