@@ -165,34 +165,112 @@ static bool rxe_wq_release(struct rxe_wq *wq)
 	return true;
 }
 
+/*
+ * Flush in WQE order: the WQE the responder holds (older than any in the
+ * ring), then the ring.  The responder posting a CQE holds the RQ busy
+ * too (rxe_rq_complete_begin), so CQEs never overtake each other.
+ */
 static void rxe_rq_flush(struct rxe_qp *qp)
 {
 	struct rxe_cq *cq = to_rcq(qp->ibqp.recv_cq);
 	struct rxe_wq *rq = &qp->rq;
 	struct rxe_recv_wqe *wqe;
 	struct ib_wc wc;
+	u64 wr_id;
 
-	if (!rq->queue)
-		return;
 	spin_lock_bh(&rq->lock);
 	if (!rxe_wq_claim(rq))
 		goto out;
 	for (;;) {
-		if (rxe_queue_empty(rq->queue)) {
+		if (qp->resp.wqe_taken) {
+			qp->resp.wqe_taken = false;
+			wr_id = rxe_resp_wqe(&qp->resp)->wr_id;
+		} else if (rq->queue && !rxe_queue_empty(rq->queue)) {
+			wqe = (struct rxe_recv_wqe *)
+			      rxe_queue_consumer_slot(rq->queue);
+			wr_id = READ_ONCE(wqe->wr_id);
+			rxe_queue_advance_consumer(rq->queue);
+		} else {
 			if (rxe_wq_release(rq))
 				break;
 			continue;
 		}
-		wqe = (struct rxe_recv_wqe *)rxe_queue_consumer_slot(rq->queue);
-		rxe_wc_fill(&wc, qp, READ_ONCE(wqe->wr_id), IB_WC_WR_FLUSH_ERR,
-			    IB_WC_RECV);
-		rxe_queue_advance_consumer(rq->queue);
+		rxe_wc_fill(&wc, qp, wr_id, IB_WC_WR_FLUSH_ERR, IB_WC_RECV);
 		spin_unlock_bh(&rq->lock);
 		rxe_cq_post(cq, &wc, false);
 		spin_lock_bh(&rq->lock);
 	}
 out:
 	spin_unlock_bh(&rq->lock);
+}
+
+int rxe_rq_take(struct rxe_qp *qp)
+{
+	struct rxe_wq *rq = &qp->rq;
+	int ret = -EAGAIN;
+
+	spin_lock_bh(&rq->lock);
+	if (rq->queue && !rq->busy && !qp->resp.wqe_taken &&
+	    !rxe_queue_empty(rq->queue)) {
+		memcpy(qp->resp.wqe_buf, rxe_queue_consumer_slot(rq->queue),
+		       min_t(size_t, sizeof(qp->resp.wqe_buf),
+			     1U << rq->queue->log2_elem));
+		rxe_queue_advance_consumer(rq->queue);
+		qp->resp.wqe_taken = true;
+		ret = 0;
+	}
+	spin_unlock_bh(&rq->lock);
+	return ret;
+}
+
+void rxe_rq_hold(struct rxe_qp *qp)
+{
+	spin_lock_bh(&qp->rq.lock);
+	qp->resp.wqe_taken = true;
+	spin_unlock_bh(&qp->rq.lock);
+}
+
+void rxe_rq_forget(struct rxe_qp *qp)
+{
+	spin_lock_bh(&qp->rq.lock);
+	qp->resp.wqe_taken = false;
+	spin_unlock_bh(&qp->rq.lock);
+}
+
+bool rxe_rq_complete_begin(struct rxe_qp *qp)
+{
+	struct rxe_wq *rq = &qp->rq;
+	bool ok = false;
+
+	spin_lock_bh(&rq->lock);
+	if (qp->resp.wqe_taken) {
+		if (rq->busy) {
+			/* a flush runs: it completes the WQE */
+			rq->again = true;
+		} else {
+			qp->resp.wqe_taken = false;
+			rq->busy = true;
+			rq->again = false;
+			ok = true;
+		}
+	}
+	spin_unlock_bh(&rq->lock);
+	return ok;
+}
+
+void rxe_rq_complete_end(struct rxe_qp *qp)
+{
+	struct rxe_wq *rq = &qp->rq;
+	bool again;
+
+	spin_lock_bh(&rq->lock);
+	again = rq->again;
+	rq->again = false;
+	rq->busy = false;
+	spin_unlock_bh(&rq->lock);
+	/* a flush was asked for meanwhile */
+	if (again)
+		rxe_rq_flush(qp);
 }
 
 int rxe_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
