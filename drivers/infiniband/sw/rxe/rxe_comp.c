@@ -149,8 +149,8 @@ static struct rxe_swqe *rxe_comp_first(struct rxe_qp *qp, u32 psn)
 		sw = rxe_req_swqe(qp, idx);
 		if (rxe_swqe_finished(sw))
 			continue;
-		if (rxe_swqe_rd(sw) || rxe_psn_diff(sw->last_psn, psn) >= 0 ||
-		    sw->state != RXE_SWQE_SENT)
+		/* (also one being resent: the peer had all of it) */
+		if (rxe_swqe_rd(sw) || rxe_psn_diff(sw->last_psn, psn) >= 0)
 			return sw;
 		/* implicitly acknowledged by a later response */
 		rxe_swqe_finish(qp, sw, RXE_SWQE_DONE, IB_WC_SUCCESS);
@@ -235,8 +235,7 @@ static void rxe_comp_atomic_ack(struct rxe_qp *qp, struct rxe_pkt *pkt)
 	u64 orig;
 	int ret;
 
-	if (!sw || sw->kind != RXE_SWQE_ATOMIC || sw->first_psn != psn ||
-	    sw->state != RXE_SWQE_SENT)
+	if (!sw || sw->kind != RXE_SWQE_ATOMIC || sw->first_psn != psn)
 		return;
 	orig = rxe_atmack_orig(rxe_pkt_ext(pkt, RXE_HDR_ATMACK));
 	rxe_wqe_seek(sw->wqe, 0);

@@ -509,6 +509,11 @@ static int rxe_req_send_one(struct rxe_qp *qp, struct rxe_swqe *sw, u32 psn,
 	}
 	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI) {
 		ah = rxe_ah_lookup(rxe, wqe->wr.wr.ud.ah_num);
+		if (ah && ah->ibah.pd != qp->ibqp.pd) {
+			/* only the QP's own PD's address handles */
+			rxe_elem_put(&ah->elem);
+			ah = NULL;
+		}
 		if (!ah)
 			return IB_WC_LOC_QP_OP_ERR;
 		av = &ah->av;
