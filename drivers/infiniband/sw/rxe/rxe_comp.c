@@ -186,7 +186,7 @@ static void rxe_comp_local_err(struct rxe_qp *qp, struct rxe_swqe *sw,
 
 static void rxe_comp_read_resp(struct rxe_qp *qp, struct rxe_pkt *pkt)
 {
-	u32 psn = pkt->info.psn, mtu = rxe_mtu_bytes(qp->attr.path_mtu);
+	u32 psn = pkt->info.psn, mtu = rxe_req_mtu(qp);
 	struct rxe_swqe *sw = rxe_comp_first(qp, psn);
 	struct rxe_send_wqe *wqe;
 	u32 off, len;

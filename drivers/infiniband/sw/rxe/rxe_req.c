@@ -138,20 +138,19 @@ static u32 rxe_wqe_offset(const struct rxe_send_wqe *wqe)
 	return wqe->dma.length - wqe->dma.resid;
 }
 
-static u32 rxe_req_mtu(struct rxe_qp *qp)
+/*
+ * Payload bytes per packet: the path MTU (RC/UC), never more than the
+ * netdev carries (the port's active MTU); UD: the active MTU.
+ */
+u32 rxe_req_mtu(struct rxe_qp *qp)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
-	u32 room, m;
+	u32 port = rxe->ndev ? rxe_mtu_bytes(rxe_path_mtu_from_netdev_mtu(
+					READ_ONCE(rxe->ndev->mtu))) : 256;
 
 	if (qp->ibqp.qp_type == IB_QPT_RC || qp->ibqp.qp_type == IB_QPT_UC)
-		return rxe_mtu_bytes(qp->attr.path_mtu);
-	/* UD: what the netdev carries after IPv6/UDP/BTH/DETH/ICRC */
-	if (!rxe->ndev)
-		return 256;
-	room = rxe->ndev->mtu > 96 ? rxe->ndev->mtu - 96 : 0;
-	for (m = 4096; m > 256 && m > room; m >>= 1)
-		;
-	return m;
+		return min(rxe_mtu_bytes(qp->attr.path_mtu), port);
+	return port;
 }
 
 /* ---- timers and the work item ---- */

@@ -111,6 +111,9 @@ u32 rxe_rnr_timer_us(u8 code);
 /* the local ACK timeout 4.096 us * 2^@timeout in microseconds (0: none) */
 u64 rxe_ack_timeout_us(u8 timeout);
 
+/* payload bytes per request packet of @qp */
+u32 rxe_req_mtu(struct rxe_qp *qp);
+
 /* ---- rxe_comp.c: the completer, called by the runner ---- */
 void rxe_comp_process(struct rxe_qp *qp);
 /* complete finished WQEs from the head in order */
