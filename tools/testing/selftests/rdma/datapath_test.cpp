@@ -11,8 +11,9 @@
 // (TCG is slow); DP_QUIET: seconds a "nothing arrives" check waits.
 // Needs rxe0 on an up netdev with an IPv4 address and a global IPv6
 // address (the datapath-selftest scenario: veth0, 10.0.0.1/24, fd00::1/64).
-// Cases and the upstream 6.1 exclusions:
-// Documentation/dev-tools/datapath-selftest.rst.
+// The cases:
+// Documentation/dev-tools/datapath-selftest.rst; upstream 6.1 exclusions:
+// verbs-differences.rst ("Data path").
 #include "datapath.h"
 
 #include <arpa/inet.h>
@@ -31,8 +32,9 @@ double quiet_s()
 constexpr unsigned int ALL_ACCESS = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 				    IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 
-// Completion @i of @w has @status, @opcode (-1: not checked, e.g. flushed
-// completions) and @wr_id.
+// Completion @i of @w has @status, @wr_id and, for a successful one,
+// @opcode (-1: not checked).  Of an error completion only wr_id, status,
+// qp_num and vendor_err are defined (ibv_poll_cq(3)).
 ::testing::AssertionResult wc_is(const std::vector<ibv_wc> &w, size_t i, ibv_wc_status status,
 				 int opcode, uint64_t wr_id)
 {
@@ -48,7 +50,7 @@ constexpr unsigned int ALL_ACCESS = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_W
 	if (c.wr_id != wr_id)
 		return ::testing::AssertionFailure()
 		       << "wc #" << i << " wr_id " << c.wr_id << ", want " << wr_id;
-	if (opcode >= 0 && (int)c.opcode != opcode)
+	if (status == IBV_WC_SUCCESS && opcode >= 0 && (int)c.opcode != opcode)
 		return ::testing::AssertionFailure()
 		       << "wc #" << i << " opcode " << c.opcode << ", want " << opcode;
 	return ::testing::AssertionSuccess();
@@ -74,10 +76,11 @@ protected:
 	}
 	void TearDown() override
 	{
-		// QPs, then windows, then the MRs they were bound to
-		p.reset();
+		// windows, then QPs, then the MRs (the other order is
+		// Dp.MwType2DeallocAfterQpDestroy)
 		for (ibv_mw *m : mws)
 			EXPECT_EQ(ibv_dealloc_mw(m), 0);
+		p.reset();
 		for (Buf *b : bufs)
 			delete b;
 		if (pd) {
@@ -181,6 +184,11 @@ struct XferCase {
 	Size size;
 	bool v6;
 };
+
+void PrintTo(const XferCase &c, std::ostream *os)
+{
+	*os << "op " << (int)c.op << " size " << (int)c.size << (c.v6 ? " IPv6" : " IPv4");
+}
 
 size_t bytes_of(Size s, size_t mtu)
 {
@@ -391,9 +399,27 @@ TEST_F(Dp, MwType1BindWriteRead)
 		  0);
 	ASSERT_TRUE(wc_is(poll_n(p.cq_a, 1), 0, IBV_WC_SUCCESS, IBV_WC_RDMA_READ, 3));
 	EXPECT_EQ(diff(back.p, data.data(), 3000), "");
-	// the window's bounds hold: just before it is outside
+}
+
+// The window's bounds hold, not just the MR's: a WRITE starting 8 bytes
+// before the window fails and writes nothing.
+TEST_F(Dp, MwType1WindowBounds)
+{
+	ASSERT_NO_FATAL_FAILURE(connect());
+	Buf &m = buf(16384, ALL_ACCESS | IBV_ACCESS_MW_BIND);
+	ibv_mw *w1 = mw(IBV_MW_TYPE_1);
+	ASSERT_NE(w1, nullptr);
+	ibv_mw_bind mb{};
+	mb.wr_id = 0xb1;
+	mb.send_flags = IBV_SEND_SIGNALED;
+	mb.bind_info.mr = m.mr;
+	mb.bind_info.addr = m.addr(4096);
+	mb.bind_info.length = 8192;
+	mb.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+	ASSERT_EQ(ibv_bind_mw(p.b, w1, &mb), 0) << strerror(errno);
+	ASSERT_TRUE(wc_is(poll_n(p.cq_b, 1), 0, IBV_WC_SUCCESS, IBV_WC_BIND_MW, 0xb1));
 	write_a(m.addr(4096 - 8), w1->rkey, 16, IBV_WC_REM_ACCESS_ERR, 4);
-	EXPECT_EQ(untouched(m.p + 4096 - 8, 8), "");
+	EXPECT_EQ(untouched(m.p, 16384), "");
 }
 
 TEST_F(Dp, MwType2BindWriteRead)
@@ -413,9 +439,35 @@ TEST_F(Dp, MwType2BindWriteRead)
 		  0);
 	ASSERT_TRUE(wc_is(poll_n(p.cq_a, 1), 0, IBV_WC_SUCCESS, IBV_WC_RDMA_READ, 3));
 	EXPECT_EQ(diff(back.p, data.data(), 2000), "");
-	// one byte past the window's end
+}
+
+// A WRITE one byte past the window's end fails and writes nothing.
+TEST_F(Dp, MwType2WindowBounds)
+{
+	ASSERT_NO_FATAL_FAILURE(connect());
+	Buf &m = buf(16384, ALL_ACCESS | IBV_ACCESS_MW_BIND);
+	ibv_mw *w2 = mw(IBV_MW_TYPE_2);
+	ASSERT_NE(w2, nullptr);
+	uint32_t rkey = bind2(w2, m, 4096, 8192, IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	ASSERT_NE(rkey, 0u);
 	write_a(m.addr(4096 + 8192 - 7), rkey, 8, IBV_WC_REM_ACCESS_ERR, 4);
-	EXPECT_EQ(untouched(m.p + 4096 + 8192, 1), "");
+	EXPECT_EQ(untouched(m.p, 16384), "");
+}
+
+// A type-2 window bound through a QP outlives the QP: destroying the QP
+// first, then the window, is legal and must leave nothing behind.
+TEST_F(Dp, MwType2DeallocAfterQpDestroy)
+{
+	ASSERT_NO_FATAL_FAILURE(connect());
+	Buf &m = buf(8192, ALL_ACCESS | IBV_ACCESS_MW_BIND);
+	ibv_mw *w2 = ibv_alloc_mw(pd, IBV_MW_TYPE_2);
+	ASSERT_NE(w2, nullptr);
+	uint32_t rkey = bind2(w2, m, 0, 4096, IBV_ACCESS_REMOTE_WRITE);
+	EXPECT_NE(rkey, 0u);
+	p.reset();
+	EXPECT_EQ(ibv_dealloc_mw(w2), 0);
+	EXPECT_EQ(ibv_dereg_mr(m.mr), 0) << "the MR is still held by the window";
+	m.mr = nullptr;
 }
 
 TEST_F(Dp, SendWithInvalidateMw)
@@ -864,6 +916,11 @@ struct AccessCase {
 	ibv_wr_opcode op;
 	Viol v;
 };
+
+void PrintTo(const AccessCase &c, std::ostream *os)
+{
+	*os << "wr opcode " << c.op << " violation " << (int)c.v;
+}
 
 class RemoteAccess : public Dp, public ::testing::WithParamInterface<AccessCase> {};
 
