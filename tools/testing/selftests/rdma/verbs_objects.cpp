@@ -110,24 +110,6 @@ int rereg_mr(int fd, uint32_t h, uint32_t flags, void *addr, size_t len, uint32_
 	return raw_cmd(fd, IB_USER_VERBS_CMD_REREG_MR, r, sizeof(*resp));
 }
 
-// Waits up to @ms for an async event; acks it and returns its type, or -1.
-int async_event(ibv_context *ctx, int ms)
-{
-	pollfd p{};
-	p.fd = ctx->async_fd;
-	p.events = POLLIN;
-	int flags = fcntl(ctx->async_fd, F_GETFL);
-	fcntl(ctx->async_fd, F_SETFL, flags | O_NONBLOCK);
-	if (poll(&p, 1, ms) != 1)
-		return -1;
-	ibv_async_event ev{};
-	if (ibv_get_async_event(ctx, &ev))
-		return -1;
-	int t = ev.event_type;
-	ibv_ack_async_event(&ev);
-	return t;
-}
-
 class Verbs : public ::testing::Test {
 protected:
 	void SetUp() override
