@@ -6,7 +6,8 @@
 # last line printed is "N passed, N failed" and any failure exits 1.
 #
 # Environment: FUZZ_SECONDS (per fuzz target, default 20), SCENARIOS (VM
-# scenarios to run, default all in tools/testing/vm/scenarios), VM_TIMEOUT.
+# scenarios to run, default all in tools/testing/vm/scenarios), VM_TIMEOUT,
+# WIRE_TIMEOUT (per VM of the rxe-interop wire pair, default 1500 s).
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 out=$repo/build/check
@@ -86,5 +87,13 @@ fi
 stage "VM: two VMs on one wire"
 "$repo/tools/testing/vm/wire-pair.sh" --kdir "$kdir" --results "$results" \
 	"$repo/tools/testing/vm/wire/udp-echo-a.sh" "$repo/tools/testing/vm/wire/udp-echo-b.sh"
+# our rdma_rxe (A) against upstream's (B) on that wire, both directions
+if grep -q '^PASS build:w1$' "$results"; then
+	"$repo/tools/testing/vm/wire-pair.sh" --kdir "$kdir" --moddir "$repo/build/kbuild/w1" \
+		--timeout "${WIRE_TIMEOUT:-1500}" --results "$results" \
+		"$repo/tools/testing/vm/wire/rxe-interop-a.sh" "$repo/tools/testing/vm/wire/rxe-interop-b.sh"
+else
+	echo "FAIL vm-wire:rxe-interop (modules did not build)" | tee -a "$results"
+fi
 
 summary

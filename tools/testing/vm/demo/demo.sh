@@ -1,6 +1,7 @@
 #!/bin/bash
-# The demo, run inside the VM: load our modules, show them, run the KUnit
-# suites and print their summary.
+# The demo, run inside the VM: load our modules, show them, move data with
+# an RC pingpong and a short ib_write_bw while tools/bpf/qpstate.bt traces
+# the QP state changes, run the KUnit suites and print their summary.
 . "$REPO/tools/testing/vm/lib.sh"
 say() { printf '\n$ %s\n' "$*"; }
 
@@ -25,6 +26,41 @@ ibv_devices
 ibv_devinfo -d rxe0
 say "rdma res; rdma statistic show link rxe0/1"
 rdma res; rdma statistic show link rxe0/1
+say "ip addr add 10.0.0.1/24 dev veth0    (RoCE v2 GID for the data path)"
+ip addr add 10.0.0.1/24 dev veth0
+gid_wait rxe0 1 0000:0000:0000:0000:0000:ffff:0a00:0001
+cat /sys/class/infiniband/rxe0/ports/1/gids/1
+say "bpftrace tools/bpf/qpstate.bt &    (QP state changes, traced while the tools run)"
+bt_out=$(mktemp)
+bt_pid=$(bpftrace_start "$bt_out" "$(cat "$REPO/tools/bpf/qpstate.bt")") ||
+	echo "(bpftrace did not start; the tools run anyway)"
+say "ibv_rc_pingpong -d rxe0 -g 1 -n 10 -c & ibv_rc_pingpong -d rxe0 -g 1 -n 10 -c 127.0.0.1"
+demo_pair() {	# demo_pair TOOL ARGS...: server in the background, client
+	local tool=$1 i
+	shift
+	timeout 300 "$tool" "$@" &
+	for ((i = 0; i < 300; i++)); do
+		ss -Hltn 'sport = :18515' | grep -q . && break
+		sleep 0.5
+	done
+	timeout 300 "$tool" "$@" 127.0.0.1
+	echo "client exit status $?"
+	wait $!
+	echo "server exit status $?"
+}
+demo_pair ibv_rc_pingpong -d rxe0 -g 1 -n 10 -c
+say "ib_write_bw -d rxe0 -x 1 -n 50 -F & ib_write_bw -d rxe0 -x 1 -n 50 -F 127.0.0.1"
+demo_pair ib_write_bw -d rxe0 -x 1 -n 50 -F
+if [ -n "$bt_pid" ]; then
+	sleep 1
+	bpftrace_stop "$bt_pid"
+	for ((i = 0; i < 50; i++)); do kill -0 "$bt_pid" 2>/dev/null || break; sleep 0.2; done
+	say "qpstate.bt output (one line per ib_modify_qp of the tools' QPs)"
+	grep -v __BPFTRACE_NOTIFY "$bt_out"
+fi
+rm -f "$bt_out"
+say "rdma statistic show link rxe0/1    (packets the tools moved)"
+rdma statistic show link rxe0/1
 say "ip link set veth1 down; rdma link    (the port follows the netdev)"
 ip link set veth1 down; rdma link
 say "rdma link delete rxe0; rdma dev"
