@@ -21,11 +21,11 @@ B) ADDR=10.99.0.2 MAC=52:54:00:00:00:02 PEER=10.99.0.1 ;;
 esac
 
 RUNS=(
-	"rc-pingpong ibv_rc_pingpong -g G -n 20 -c"
-	"ud-pingpong ibv_ud_pingpong -g G -n 20 -s 1000 -c"
-	"write-bw ib_write_bw -x G -n 20 -F"
-	"read-bw ib_read_bw -x G -n 20 -F"
-	"atomic-bw ib_atomic_bw -x G -n 20 -F"
+	"rc-pingpong ibv_rc_pingpong -g G -n 10 -c"
+	"ud-pingpong ibv_ud_pingpong -g G -n 10 -s 1000 -c"
+	"write-bw ib_write_bw -x G -n 10 -F"
+	"read-bw ib_read_bw -x G -n 10 -F"
+	"atomic-bw ib_atomic_bw -x G -n 10 -F"
 )
 
 wire_eth0_up "$ADDR/24" "$MAC"
