@@ -35,11 +35,31 @@ static struct rxe_dev *rxe_find_locked(const struct net_device *ndev)
 	return NULL;
 }
 
+/*
+ * The list is also read under RCU by the receive path (rxe_get_rcv_dev):
+ * wait for such readers before the device's memory can go.
+ */
 void rxe_dev_list_del(struct rxe_dev *rxe)
 {
 	mutex_lock(&rxe_dev_mutex);
-	list_del_init(&rxe->list);
+	list_del_rcu(&rxe->list);
 	mutex_unlock(&rxe_dev_mutex);
+	synchronize_rcu();
+	INIT_LIST_HEAD(&rxe->list);
+}
+
+/*
+ * Receive path (softirq): a use of the registered device bound to @ndev,
+ * or NULL.  Caller holds rcu_read_lock().
+ */
+struct rxe_dev *rxe_get_rcv_dev(const struct net_device *ndev)
+{
+	struct rxe_dev *rxe;
+
+	list_for_each_entry_rcu(rxe, &rxe_dev_list, list)
+		if (READ_ONCE(rxe->ndev) == ndev)
+			return ib_device_try_get(&rxe->ib_dev) ? rxe : NULL;
+	return NULL;
 }
 
 /*
@@ -104,7 +124,7 @@ static int rxe_newlink(const char *ibdev_name, struct net_device *ndev)
 		ib_dealloc_device(&rxe->ib_dev);
 		return -EEXIST;
 	}
-	list_add_tail(&rxe->list, &rxe_dev_list);
+	list_add_tail_rcu(&rxe->list, &rxe_dev_list);
 	mutex_unlock(&rxe_dev_mutex);
 
 	/*

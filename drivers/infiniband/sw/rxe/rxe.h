@@ -90,6 +90,8 @@ static inline struct rxe_dev *to_rdev(struct ib_device *ib_dev)
 /* rxe.c: the device list */
 extern struct mutex rxe_dev_mutex;
 void rxe_dev_list_del(struct rxe_dev *rxe);
+/* receive path, under rcu_read_lock(): a use of @ndev's device, or NULL */
+struct rxe_dev *rxe_get_rcv_dev(const struct net_device *ndev);
 
 static inline void rxe_counter_inc(struct rxe_dev *rxe, enum rxe_counter c)
 {

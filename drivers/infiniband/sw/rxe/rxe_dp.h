@@ -146,6 +146,13 @@ int rxe_dma_copy(struct rxe_pd *pd, int access, struct rxe_dma_info *dma,
  */
 struct rxe_mr *rxe_rkey_get(struct rxe_qp *qp, u32 rkey, u64 iova, u64 len,
 			    int access);
+/*
+ * The same, for a zero-based type-2 window too: @iova is the address the
+ * requester named and becomes the address inside the returned MR.
+ * (rxe_rkey_get() refuses a window whose addresses are moved.)
+ */
+struct rxe_mr *rxe_rkey_iova_get(struct rxe_qp *qp, u32 rkey, u64 *iova,
+				 u64 len, int access);
 
 /*
  * 8-byte atomic at @iova of @mr (aligned, inside): compare-and-swap

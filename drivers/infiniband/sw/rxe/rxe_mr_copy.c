@@ -1,32 +1,302 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Memory access for the data path: MR copies, SGE lists, rkeys and
- * atomics.  (Placeholder of the data-path contract.)
+ * atomics.
+ *
+ * Translation: an MR maps [ibmr.iova, ibmr.iova + ibmr.length).
+ *  - user MRs: mr->pages[] are the kernel addresses of the pinned pages
+ *    (PAGE_SIZE each); byte ibmr.iova sits ib_umem_offset() into page 0;
+ *  - fast-reg MRs: mr->pages[] are the page-aligned addresses from
+ *    ib_sg_to_pages() (pages of ibmr.page_size; for rxe a DMA address is
+ *    the kernel virtual address); byte ibmr.iova sits at its offset
+ *    inside a page of that size;
+ *  - DMA MRs: the iova is the kernel virtual address itself.
+ * Page list, keys, access and PD change only under mr->lock (rereg swaps
+ * the translation under it and releases the old pinning afterwards), so
+ * a copy holds mr->lock while it translates and copies: a packet's worth
+ * of bytes at most.  Deregistration waits for the references lookups
+ * hold (rxe_pool_del).
  */
+#include <linux/atomic.h>
+#include <rdma/ib_umem.h>
+
 #include "rxe.h"
 #include "rxe_obj.h"
 #include "rxe_dp.h"
 
+/* Under mr->lock: is [@iova, @iova + @len) inside @mr? */
+static bool rxe_mr_range_ok(const struct rxe_mr *mr, u64 iova, u64 len)
+{
+	if (iova + len < iova)
+		return false;
+	if (mr->ibmr.type == IB_MR_TYPE_DMA)
+		return true;
+	return iova >= mr->ibmr.iova && len <= mr->ibmr.length &&
+	       iova - mr->ibmr.iova <= mr->ibmr.length - len;
+}
+
+/* Under mr->lock: offset of @iova from the start of page 0. */
+static u64 rxe_mr_page_offset(const struct rxe_mr *mr, u64 iova)
+{
+	u64 first;
+
+	if (mr->ibmr.type == IB_MR_TYPE_USER)
+		first = mr->umem ? ib_umem_offset(mr->umem) : 0;
+	else
+		first = mr->ibmr.iova & ((1ULL << mr->page_shift) - 1);
+	return iova - mr->ibmr.iova + first;
+}
+
+/*
+ * Under mr->lock, range checked: the kernel address of @iova and how
+ * many bytes follow it contiguously (up to @len); NULL when the page
+ * list does not cover it.
+ */
+static u8 *rxe_mr_kaddr(const struct rxe_mr *mr, u64 iova, u32 len,
+			u32 *chunk)
+{
+	u64 off, idx, in_page, page_size;
+
+	if (mr->ibmr.type == IB_MR_TYPE_DMA) {
+		*chunk = len;
+		return (u8 *)(uintptr_t)iova;
+	}
+	if (!mr->pages || mr->page_shift < 9 || mr->page_shift > 31)
+		return NULL;
+	page_size = 1ULL << mr->page_shift;
+	off = rxe_mr_page_offset(mr, iova);
+	idx = off >> mr->page_shift;
+	if (idx >= mr->npages)
+		return NULL;
+	in_page = off & (page_size - 1);
+	*chunk = (u32)min_t(u64, len, page_size - in_page);
+	return (u8 *)(uintptr_t)(mr->pages[idx] + in_page);
+}
+
+/* Under mr->lock, range checked. */
+static int rxe_mr_copy_locked(struct rxe_mr *mr, u64 iova, u8 *buf, u32 len,
+			      enum rxe_copy_dir dir)
+{
+	u32 chunk;
+	u8 *p;
+
+	if (dir == RXE_COPY_TO_MR && mr->umem && !mr->umem->writable)
+		return -EFAULT;
+	while (len) {
+		p = rxe_mr_kaddr(mr, iova, len, &chunk);
+		if (!p || !chunk)
+			return -EFAULT;
+		if (dir == RXE_COPY_TO_MR)
+			memcpy(p, buf, chunk);
+		else
+			memcpy(buf, p, chunk);
+		iova += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
 int rxe_mr_copy(struct rxe_mr *mr, u64 iova, void *buf, u32 len,
 		enum rxe_copy_dir dir)
 {
-	return -EFAULT;
+	int ret = -EFAULT;
+
+	if (!len)
+		return 0;
+	spin_lock_bh(&mr->lock);
+	if (mr->state == RXE_MR_VALID && rxe_mr_range_ok(mr, iova, len))
+		ret = rxe_mr_copy_locked(mr, iova, (u8 *)buf, len, dir);
+	spin_unlock_bh(&mr->lock);
+	return ret;
+}
+
+/*
+ * Copy @len bytes at @addr of the MR named by local key @lkey, checking
+ * under its lock that the key, state, PD, rights and range all hold.
+ */
+static int rxe_lkey_copy(struct rxe_pd *pd, int access, u32 lkey, u64 addr,
+			 u8 *buf, u32 len, enum rxe_copy_dir dir)
+{
+	struct rxe_dev *rxe = to_rdev(pd->ibpd.device);
+	struct rxe_mr *mr = rxe_mr_lookup(rxe, lkey);
+	int ret = -EACCES;
+
+	if (!mr)
+		return -EACCES;
+	spin_lock_bh(&mr->lock);
+	if (mr->ibmr.lkey == lkey && mr->state == RXE_MR_VALID &&
+	    mr->ibmr.pd == &pd->ibpd &&
+	    (mr->ibmr.access & access) == access &&
+	    rxe_mr_range_ok(mr, addr, len))
+		ret = rxe_mr_copy_locked(mr, addr, buf, len, dir) ? -EACCES : 0;
+	spin_unlock_bh(&mr->lock);
+	rxe_elem_put(&mr->elem);
+	return ret;
 }
 
 int rxe_dma_copy(struct rxe_pd *pd, int access, struct rxe_dma_info *dma,
 		 void *buf, u32 len, enum rxe_copy_dir dir)
 {
-	return -EACCES;
+	u8 *p = (u8 *)buf;
+	u32 sge_i = dma->cur_sge;
+	u32 off = dma->sge_offset;
+	struct rxe_sge *sge;
+	u32 chunk;
+	int ret;
+
+	if (len > dma->resid)
+		return -EINVAL;
+	while (len) {
+		if (sge_i >= dma->num_sge)
+			return -EINVAL;
+		sge = &dma->sge[sge_i];
+		if (off >= sge->length) {
+			/* used up, or a zero-length SGE: next one */
+			sge_i++;
+			off = 0;
+			continue;
+		}
+		chunk = min(len, sge->length - off);
+		ret = rxe_lkey_copy(pd, access, sge->lkey, sge->addr + off, p,
+				    chunk, dir);
+		if (ret)
+			return ret;
+		off += chunk;
+		p += chunk;
+		len -= chunk;
+		dma->resid -= chunk;
+		dma->cur_sge = sge_i;
+		dma->sge_offset = off;
+	}
+	return 0;
+}
+
+/*
+ * A bound window: its MR with a reference and the MR address of @iova,
+ * after the checks of IBA 10.6.7.2 (state, key, PD, QP of a type-2
+ * window, rights, range).
+ */
+static struct rxe_mr *rxe_mw_rkey_get(struct rxe_qp *qp, u32 rkey, u64 *iova,
+				      u64 len, int access)
+{
+	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
+	struct rxe_elem *elem = rxe_pool_get(&rxe->mw_pool, rkey >> 8);
+	struct rxe_mr *mr = NULL;
+	struct rxe_mw *mw;
+	u64 va = *iova;
+
+	if (!elem)
+		return NULL;
+	mw = container_of(elem, struct rxe_mw, elem);
+	spin_lock_bh(&mw->lock);
+	if (mw->ibmw.rkey != rkey || mw->state != RXE_MW_VALID || !mw->mr ||
+	    mw->ibmw.pd != qp->ibqp.pd ||
+	    (mw->ibmw.type == IB_MW_TYPE_2 && mw->qp != qp) ||
+	    (mw->access & access) != access)
+		goto out;
+	if (va + len < va || len > mw->length)
+		goto out;
+	if (mw->access & IB_ZERO_BASED) {
+		if (va > mw->length - len)
+			goto out;
+		va += mw->addr;
+	} else if (va < mw->addr || va - mw->addr > mw->length - len) {
+		goto out;
+	}
+	/* a bound MR cannot be deregistered: it is alive */
+	mr = mw->mr;
+	rxe_elem_get(&mr->elem);
+out:
+	spin_unlock_bh(&mw->lock);
+	rxe_elem_put(elem);
+	if (mr) {
+		spin_lock_bh(&mr->lock);
+		if (mr->state != RXE_MR_VALID || !rxe_mr_range_ok(mr, va, len)) {
+			spin_unlock_bh(&mr->lock);
+			rxe_elem_put(&mr->elem);
+			return NULL;
+		}
+		spin_unlock_bh(&mr->lock);
+		*iova = va;
+	}
+	return mr;
+}
+
+struct rxe_mr *rxe_rkey_iova_get(struct rxe_qp *qp, u32 rkey, u64 *iova,
+				 u64 len, int access)
+{
+	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
+	struct rxe_mr *mr;
+	bool ok;
+
+	if ((rkey >> 8) >= RXE_MIN_MW_INDEX)
+		return rxe_mw_rkey_get(qp, rkey, iova, len, access);
+	mr = rxe_mr_lookup(rxe, rkey);
+	if (!mr)
+		return NULL;
+	spin_lock_bh(&mr->lock);
+	ok = rkey && mr->ibmr.rkey == rkey && mr->state == RXE_MR_VALID &&
+	     mr->ibmr.pd == qp->ibqp.pd &&
+	     (mr->ibmr.access & access) == access &&
+	     rxe_mr_range_ok(mr, *iova, len);
+	spin_unlock_bh(&mr->lock);
+	if (!ok) {
+		rxe_elem_put(&mr->elem);
+		return NULL;
+	}
+	return mr;
 }
 
 struct rxe_mr *rxe_rkey_get(struct rxe_qp *qp, u32 rkey, u64 iova, u64 len,
 			    int access)
 {
-	return NULL;
+	u64 va = iova;
+	struct rxe_mr *mr = rxe_rkey_iova_get(qp, rkey, &va, len, access);
+
+	/* a zero-based window moves the address: callers needing that
+	 * use rxe_rkey_iova_get()
+	 */
+	if (mr && va != iova) {
+		rxe_elem_put(&mr->elem);
+		return NULL;
+	}
+	return mr;
 }
 
 int rxe_mr_atomic(struct rxe_mr *mr, u64 iova, u8 op, u64 compare_add,
 		  u64 swap, u64 *orig)
 {
-	return -EFAULT;
+	atomic64_t *v;
+	u32 chunk;
+	u8 *p;
+	int ret = -EFAULT;
+
+	if (iova & 7)
+		return -EINVAL;
+	spin_lock_bh(&mr->lock);
+	if (mr->state != RXE_MR_VALID || !rxe_mr_range_ok(mr, iova, 8))
+		goto out;
+	if (mr->umem && !mr->umem->writable)
+		goto out;
+	p = rxe_mr_kaddr(mr, iova, 8, &chunk);
+	if (!p || chunk != 8)
+		goto out;
+	if ((uintptr_t)p & 7) {
+		ret = -EINVAL;
+		goto out;
+	}
+	/*
+	 * A real atomic on the memory: atomic against every other QP and
+	 * device doing the same, and against CPU atomics of the owner.
+	 */
+	v = (atomic64_t *)p;
+	if (op == RXE_OP_CMP_SWAP)
+		*orig = (u64)atomic64_cmpxchg(v, (s64)compare_add, (s64)swap);
+	else
+		*orig = (u64)atomic64_fetch_add((s64)compare_add, v);
+	ret = 0;
+out:
+	spin_unlock_bh(&mr->lock);
+	return ret;
 }

@@ -11,16 +11,22 @@
  * netdev to another namespace, dropped in dealloc_driver.  Users and
  * sockets are under rxe_net_mutex.
  *
- * Receiving is the data path's business (a later issue); until then the
- * sockets only reserve the port and drop what arrives.
+ * What arrives goes to the device it is for, then to rxe_rcv()
+ * (rxe_recv.c).
  */
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/skbuff.h>
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/addrconf.h>
 #include <net/netns/generic.h>
 #include <net/udp_tunnel.h>
 
 #include "rxe.h"
+#include "rxe_dp.h"
 
 struct rxe_net {
 	struct socket *sk4;
@@ -32,8 +38,59 @@ struct rxe_net {
 static unsigned int rxe_net_id;
 static DEFINE_MUTEX(rxe_net_mutex);
 
+/*
+ * The device a packet is for: the one on the netdev it came in through;
+ * for local delivery (in through lo) the one whose netdev owns the
+ * destination address, in the packet's namespace.
+ */
+static struct rxe_dev *rxe_rcv_dev(struct sk_buff *skb)
+{
+	struct net_device *ndev = skb->dev;
+	struct rxe_dev *rxe;
+
+	rcu_read_lock();
+	rxe = ndev ? rxe_get_rcv_dev(ndev) : NULL;
+	if (!rxe && ndev && (ndev->flags & IFF_LOOPBACK)) {
+		struct net *net = dev_net(ndev);
+
+		if (skb->protocol == htons(ETH_P_IP))
+			ndev = __ip_dev_find(net, ip_hdr(skb)->daddr, false);
+#if IS_ENABLED(CONFIG_IPV6)
+		else if (skb->protocol == htons(ETH_P_IPV6))
+			ndev = ipv6_dev_find(net, &ipv6_hdr(skb)->daddr, NULL);
+#endif
+		else
+			ndev = NULL;
+		if (ndev)
+			rxe = rxe_get_rcv_dev(ndev);
+	}
+	rcu_read_unlock();
+	return rxe;
+}
+
+/* skb->data at the UDP header; always consumes @skb */
 static int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
+	struct rxe_dev *rxe;
+	unsigned int ulen;
+
+	if (skb_linearize(skb))
+		goto drop;
+	rxe = rxe_rcv_dev(skb);
+	if (!rxe)
+		goto drop;
+	ulen = ntohs(udp_hdr(skb)->len);
+	if (ulen < sizeof(struct udphdr) || ulen > skb->len) {
+		rxe_counter_inc(rxe, RXE_CNT_RCV_DROP);
+		ib_device_put(&rxe->ib_dev);
+		goto drop;
+	}
+	skb_trim(skb, ulen);
+	skb_pull(skb, sizeof(struct udphdr));
+	rxe_rcv(rxe, skb);
+	ib_device_put(&rxe->ib_dev);
+	return 0;
+drop:
 	kfree_skb(skb);
 	return 0;
 }

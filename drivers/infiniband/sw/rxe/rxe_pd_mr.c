@@ -96,7 +96,9 @@ struct rxe_mr *rxe_mr_lookup(struct rxe_dev *rxe, u32 key)
 	return elem ? container_of(elem, struct rxe_mr, elem) : NULL;
 }
 
-/* Kernel addresses of the pinned pages of @umem, one per page. */
+/* Kernel addresses of the pinned pages of @umem, one per page, installed
+ * as @mr's translation (the old one released).
+ */
 static int rxe_mr_map_umem(struct rxe_mr *mr, struct ib_umem *umem,
 			   u64 iova, u64 length)
 {
@@ -113,12 +115,20 @@ static int rxe_mr_map_umem(struct rxe_mr *mr, struct ib_umem *umem,
 			break;
 		pages[n++] = (u64)(uintptr_t)page_address(sg_page_iter_page(&iter));
 	}
-	kvfree(mr->pages);
-	mr->pages = pages;
+	/* the data path translates under mr->lock (rxe_mr_copy.c) */
+	spin_lock_bh(&mr->lock);
+	swap(mr->pages, pages);
 	mr->npages = n;
 	mr->max_pages = max;
 	mr->page_shift = PAGE_SHIFT;
 	mr->ibmr.page_size = PAGE_SIZE;
+	swap(mr->umem, umem);
+	mr->ibmr.iova = iova;
+	mr->ibmr.length = length;
+	spin_unlock_bh(&mr->lock);
+	/* the old translation, nobody uses it any more */
+	kvfree(pages);
+	ib_umem_release(umem);
 	return 0;
 }
 
@@ -132,16 +142,9 @@ static int rxe_mr_pin(struct rxe_mr *mr, u64 start, u64 length, u64 iova,
 	if (IS_ERR(umem))
 		return PTR_ERR(umem);
 	ret = rxe_mr_map_umem(mr, umem, iova, length);
-	if (ret) {
+	if (ret)
 		ib_umem_release(umem);
-		return ret;
-	}
-	if (mr->umem)
-		ib_umem_release(mr->umem);
-	mr->umem = umem;
-	mr->ibmr.iova = iova;
-	mr->ibmr.length = length;
-	return 0;
+	return ret;
 }
 
 struct ib_mr *rxe_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,

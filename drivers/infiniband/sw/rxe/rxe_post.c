@@ -4,15 +4,16 @@
  *
  * Kernel QPs post WRs converted to the uapi WQE layout, so the SQ and RQ
  * rings look the same for kernel and user QPs; user QPs post into the
- * ring themselves and ring the doorbell (post_send with no WR).  Then the
- * SQ is processed from its head: local operations (REG_MR, LOCAL_INV,
- * BIND_MW) complete right away, the first remote operation stops the walk
- * (it waits for the data path).  In ERR every WQE is flushed.
+ * ring themselves and ring the doorbell (post_send with no WR).  The
+ * requester (rxe_req.c) consumes the SQ: it runs local operations
+ * (REG_MR, LOCAL_INV, BIND_MW) with rxe_send_do_local() in WQE order,
+ * sends the remote ones, and flushes everything in ERR.
  */
 #include <linux/string.h>
 
 #include "rxe.h"
 #include "rxe_obj.h"
+#include "rxe_dp.h"
 
 #define RXE_QPT_BIT(t)	(1U << (t))
 #define RXE_RC_UC	(RXE_QPT_BIT(IB_QPT_RC) | RXE_QPT_BIT(IB_QPT_UC))
@@ -63,8 +64,8 @@ static const struct rxe_wr_info *rxe_wr_lookup(u32 opcode)
 }
 
 /* Is @opcode with @flags/@num_sge/@len acceptable on @qp? */
-static bool rxe_wqe_ok(struct rxe_qp *qp, u32 opcode, u32 send_flags,
-		       u32 num_sge, u32 len)
+bool rxe_send_wqe_ok(struct rxe_qp *qp, u32 opcode, u32 send_flags,
+		     u32 num_sge, u32 len)
 {
 	const struct rxe_wr_info *info = rxe_wr_lookup(opcode);
 
@@ -81,8 +82,8 @@ static bool rxe_wqe_ok(struct rxe_qp *qp, u32 opcode, u32 send_flags,
 	return true;
 }
 
-static void rxe_wc_fill(struct ib_wc *wc, struct rxe_qp *qp, u64 wr_id,
-			enum ib_wc_status status, enum ib_wc_opcode opcode)
+void rxe_wc_fill(struct ib_wc *wc, struct rxe_qp *qp, u64 wr_id,
+		 enum ib_wc_status status, enum ib_wc_opcode opcode)
 {
 	memset(wc, 0, sizeof(*wc));
 	wc->wr_id = wr_id;
@@ -164,34 +165,112 @@ static bool rxe_wq_release(struct rxe_wq *wq)
 	return true;
 }
 
+/*
+ * Flush in WQE order: the WQE the responder holds (older than any in the
+ * ring), then the ring.  The responder posting a CQE holds the RQ busy
+ * too (rxe_rq_complete_begin), so CQEs never overtake each other.
+ */
 static void rxe_rq_flush(struct rxe_qp *qp)
 {
 	struct rxe_cq *cq = to_rcq(qp->ibqp.recv_cq);
 	struct rxe_wq *rq = &qp->rq;
 	struct rxe_recv_wqe *wqe;
 	struct ib_wc wc;
+	u64 wr_id;
 
-	if (!rq->queue)
-		return;
 	spin_lock_bh(&rq->lock);
 	if (!rxe_wq_claim(rq))
 		goto out;
 	for (;;) {
-		if (rxe_queue_empty(rq->queue)) {
+		if (qp->resp.wqe_taken) {
+			qp->resp.wqe_taken = false;
+			wr_id = rxe_resp_wqe(&qp->resp)->wr_id;
+		} else if (rq->queue && !rxe_queue_empty(rq->queue)) {
+			wqe = (struct rxe_recv_wqe *)
+			      rxe_queue_consumer_slot(rq->queue);
+			wr_id = READ_ONCE(wqe->wr_id);
+			rxe_queue_advance_consumer(rq->queue);
+		} else {
 			if (rxe_wq_release(rq))
 				break;
 			continue;
 		}
-		wqe = (struct rxe_recv_wqe *)rxe_queue_consumer_slot(rq->queue);
-		rxe_wc_fill(&wc, qp, READ_ONCE(wqe->wr_id), IB_WC_WR_FLUSH_ERR,
-			    IB_WC_RECV);
-		rxe_queue_advance_consumer(rq->queue);
+		rxe_wc_fill(&wc, qp, wr_id, IB_WC_WR_FLUSH_ERR, IB_WC_RECV);
 		spin_unlock_bh(&rq->lock);
 		rxe_cq_post(cq, &wc, false);
 		spin_lock_bh(&rq->lock);
 	}
 out:
 	spin_unlock_bh(&rq->lock);
+}
+
+int rxe_rq_take(struct rxe_qp *qp)
+{
+	struct rxe_wq *rq = &qp->rq;
+	int ret = -EAGAIN;
+
+	spin_lock_bh(&rq->lock);
+	if (rq->queue && !rq->busy && !qp->resp.wqe_taken &&
+	    !rxe_queue_empty(rq->queue)) {
+		memcpy(qp->resp.wqe_buf, rxe_queue_consumer_slot(rq->queue),
+		       min_t(size_t, sizeof(qp->resp.wqe_buf),
+			     1U << rq->queue->log2_elem));
+		rxe_queue_advance_consumer(rq->queue);
+		qp->resp.wqe_taken = true;
+		ret = 0;
+	}
+	spin_unlock_bh(&rq->lock);
+	return ret;
+}
+
+void rxe_rq_hold(struct rxe_qp *qp)
+{
+	spin_lock_bh(&qp->rq.lock);
+	qp->resp.wqe_taken = true;
+	spin_unlock_bh(&qp->rq.lock);
+}
+
+void rxe_rq_forget(struct rxe_qp *qp)
+{
+	spin_lock_bh(&qp->rq.lock);
+	qp->resp.wqe_taken = false;
+	spin_unlock_bh(&qp->rq.lock);
+}
+
+bool rxe_rq_complete_begin(struct rxe_qp *qp)
+{
+	struct rxe_wq *rq = &qp->rq;
+	bool ok = false;
+
+	spin_lock_bh(&rq->lock);
+	if (qp->resp.wqe_taken) {
+		if (rq->busy) {
+			/* a flush runs: it completes the WQE */
+			rq->again = true;
+		} else {
+			qp->resp.wqe_taken = false;
+			rq->busy = true;
+			rq->again = false;
+			ok = true;
+		}
+	}
+	spin_unlock_bh(&rq->lock);
+	return ok;
+}
+
+void rxe_rq_complete_end(struct rxe_qp *qp)
+{
+	struct rxe_wq *rq = &qp->rq;
+	bool again;
+
+	spin_lock_bh(&rq->lock);
+	again = rq->again;
+	rq->again = false;
+	rq->busy = false;
+	spin_unlock_bh(&rq->lock);
+	/* a flush was asked for meanwhile */
+	if (again)
+		rxe_rq_flush(qp);
 }
 
 int rxe_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
@@ -226,7 +305,7 @@ static int rxe_fill_send_wqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		return -EINVAL;
 	for (i = 0; i < wr->num_sge; i++)
 		len += wr->sg_list[i].length;
-	if (!rxe_wqe_ok(qp, wr->opcode, wr->send_flags, wr->num_sge, len))
+	if (!rxe_send_wqe_ok(qp, wr->opcode, wr->send_flags, wr->num_sge, len))
 		return -EINVAL;
 
 	memset(wqe, 0, sizeof(*wqe));
@@ -314,7 +393,7 @@ static int rxe_post_send_kernel(struct rxe_qp *qp, const struct ib_send_wr *wr,
 }
 
 /* Run one local WQE (a private copy); returns the WC status. */
-static int rxe_do_local(struct rxe_qp *qp, const struct rxe_send_wqe *wqe)
+int rxe_send_do_local(struct rxe_qp *qp, const struct rxe_send_wqe *wqe)
 {
 	struct rxe_pd *pd = to_rpd(qp->ibqp.pd);
 
@@ -337,89 +416,23 @@ static int rxe_do_local(struct rxe_qp *qp, const struct rxe_send_wqe *wqe)
 	}
 }
 
-static enum ib_wc_opcode rxe_wc_opcode(u32 wr_opcode)
+enum ib_wc_opcode rxe_send_wc_opcode(u32 wr_opcode)
 {
 	const struct rxe_wr_info *info = rxe_wr_lookup(wr_opcode);
 
 	return info ? (enum ib_wc_opcode)info->wc_opcode : IB_WC_SEND;
 }
 
-/*
- * What to do with the WQE at the head of the SQ: a WC status, or -EAGAIN
- * to leave it for the data path.  @wqe is a private copy (a user ring may
- * change under us).
- */
-static int rxe_sq_head(struct rxe_qp *qp, const struct rxe_send_wqe *wqe)
-{
-	const struct rxe_wr_info *info;
-
-	if (rxe_qp_state(qp) == IB_QPS_ERR)
-		return IB_WC_WR_FLUSH_ERR;
-	if (!rxe_wqe_ok(qp, wqe->wr.opcode, wqe->wr.send_flags,
-			wqe->dma.num_sge, wqe->dma.length))
-		return IB_WC_LOC_QP_OP_ERR;
-	info = rxe_wr_lookup(wqe->wr.opcode);
-	if (!(info->flags & RXE_WR_LOCAL))
-		return -EAGAIN;
-	return rxe_do_local(qp, wqe);
-}
-
-/* Walk the SQ from its head; see the comment at the top of the file. */
+/* the send side is the requester's (rxe_req.c) */
 void rxe_sq_process(struct rxe_qp *qp)
 {
-	struct rxe_cq *cq = to_rcq(qp->ibqp.send_cq);
-	struct rxe_wq *sq = &qp->sq;
-	struct rxe_send_wqe wqe;
-	bool signaled, error = false;
-	struct ib_wc wc;
-	int status;
-
-	spin_lock_bh(&sq->lock);
-	if (!rxe_wq_claim(sq))
-		goto out;
-	for (;;) {
-		if (rxe_queue_empty(sq->queue)) {
-			if (rxe_wq_release(sq))
-				break;
-			continue;
-		}
-		memcpy(&wqe, rxe_queue_consumer_slot(sq->queue), sizeof(wqe));
-		spin_unlock_bh(&sq->lock);
-		status = rxe_sq_head(qp, &wqe);
-		spin_lock_bh(&sq->lock);
-		if (status == -EAGAIN) {
-			if (rxe_wq_release(sq))
-				break;
-			continue;
-		}
-		rxe_queue_advance_consumer(sq->queue);
-		spin_unlock_bh(&sq->lock);
-		signaled = qp->sq_sig_type == IB_SIGNAL_ALL_WR ||
-			   (wqe.wr.send_flags & IB_SEND_SIGNALED) ||
-			   status != IB_WC_SUCCESS;
-		if (signaled) {
-			rxe_wc_fill(&wc, qp, wqe.wr.wr_id,
-				    (enum ib_wc_status)status,
-				    rxe_wc_opcode(wqe.wr.opcode));
-			rxe_cq_post(cq, &wc, false);
-		}
-		spin_lock_bh(&sq->lock);
-		if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR) {
-			sq->busy = false;
-			error = true;
-			break;
-		}
-	}
-out:
-	spin_unlock_bh(&sq->lock);
-	/* a local error moves the QP to ERR, which flushes the rest */
-	if (error)
-		rxe_qp_error(qp, IB_EVENT_QP_FATAL);
+	rxe_req_run(qp);
 }
 
+/* flush in ERR: the requester completes every send WQE in order */
 void rxe_qp_flush(struct rxe_qp *qp)
 {
-	rxe_sq_process(qp);
+	rxe_req_run(qp);
 	rxe_rq_flush(qp);
 }
 
@@ -441,9 +454,12 @@ int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			*bad_wr = wr;
 			return -EINVAL;
 		}
-	} else {
-		ret = rxe_post_send_kernel(qp, wr, bad_wr);
+		/* the doorbell: the work item takes the new WQEs */
+		rxe_req_kick(qp);
+		return 0;
 	}
-	rxe_sq_process(qp);
+	/* kernel posters: run the requester right away (as 6.1 does) */
+	ret = rxe_post_send_kernel(qp, wr, bad_wr);
+	rxe_req_run(qp);
 	return ret;
 }

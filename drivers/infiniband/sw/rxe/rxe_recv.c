@@ -1,13 +1,173 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The receive path: from the UDP socket to a QP's responder or completer.
- * (Placeholder of the data-path contract.)
+ *
+ * Checks, in order, each failure a silent drop with a counter: ICRC
+ * (rcvd_icrc_err), header parse (rcvd_dropped); a well-formed packet
+ * counts as rcvd_pkts; then destination QP, transport versus QP type,
+ * QP state, P_Key and, for UD, Q_Key (rcvd_dropped).  What passes goes
+ * to rxe_resp_rcv() (requests) or rxe_comp_rcv() (responses) under the
+ * QP reference rule of rxe_dp.h.
  */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <rdma/ib_verbs.h>
+
 #include "rxe.h"
 #include "rxe_obj.h"
 #include "rxe_dp.h"
 
+/*
+ * The GSI QP with a reference.  Its pool index is not its QPN (1), and
+ * rxe->gsi_qp alone may be freed under us: find it in the pool, where it
+ * is usually the first entry (ib_mad creates it with the device).
+ */
+static struct rxe_qp *rxe_gsi_get(struct rxe_dev *rxe)
+{
+	struct rxe_pool *pool = &rxe->qp_pool;
+	struct rxe_qp *found = NULL;
+	struct rxe_elem *elem;
+	unsigned long index, flags;
+
+	xa_lock_irqsave(&pool->xa, flags);
+	xa_for_each(&pool->xa, index, elem) {
+		struct rxe_qp *qp = container_of(elem, struct rxe_qp, elem);
+
+		if (qp->ibqp.qp_type != IB_QPT_GSI)
+			continue;
+		if (refcount_inc_not_zero(&elem->ref))
+			found = qp;
+		break;
+	}
+	xa_unlock_irqrestore(&pool->xa, flags);
+	return found;
+}
+
+static struct rxe_qp *rxe_qp_get(struct rxe_dev *rxe, u32 qpn)
+{
+	struct rxe_elem *elem;
+
+	if (qpn == RXE_GSI_QPN)
+		return rxe_gsi_get(rxe);
+	if (qpn < RXE_MIN_QP_INDEX)
+		return NULL;
+	elem = rxe_pool_get(&rxe->qp_pool, qpn);
+	return elem ? container_of(elem, struct rxe_qp, elem) : NULL;
+}
+
+static bool rxe_transport_ok(const struct rxe_qp *qp, u8 opcode)
+{
+	switch (qp->ibqp.qp_type) {
+	case IB_QPT_RC:
+		return (opcode & RXE_TR_MASK) == RXE_TR_RC;
+	case IB_QPT_UC:
+		return (opcode & RXE_TR_MASK) == RXE_TR_UC;
+	case IB_QPT_UD:
+	case IB_QPT_GSI:
+		return (opcode & RXE_TR_MASK) == RXE_TR_UD;
+	default:
+		return false;
+	}
+}
+
+/* requests from RTR on, responses once we send; never in ERR */
+static bool rxe_state_ok(enum ib_qp_state state, u32 mask)
+{
+	switch (state) {
+	case IB_QPS_RTR:
+		return mask & RXE_REQ_MASK;
+	case IB_QPS_RTS:
+	case IB_QPS_SQD:
+	case IB_QPS_SQE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Our P_Key table holds the default key only (0xffff, full member): a
+ * packet matches when its key bits agree; full or limited membership on
+ * its side both pair with our full membership.
+ */
+static bool rxe_pkey_ok(u16 pkey)
+{
+	return (pkey & 0x7fff) == (RXE_DEFAULT_PKEY & 0x7fff);
+}
+
+static bool rxe_qp_accepts(struct rxe_qp *qp, struct rxe_pkt *pkt)
+{
+	const struct rxe_hdr_info *info = &pkt->info;
+	enum ib_qp_state state;
+	u32 qkey;
+
+	if (!rxe_transport_ok(qp, info->opcode))
+		return false;
+	spin_lock_bh(&qp->state_lock);
+	state = qp->state;
+	qkey = qp->attr.qkey;
+	spin_unlock_bh(&qp->state_lock);
+	if (!rxe_state_ok(state, info->mask))
+		return false;
+	if (!rxe_pkey_ok(info->pkey))
+		return false;
+	if (info->mask & RXE_DETH_MASK) {
+		u8 *deth = pkt->hdr + rxe_opcode_info(info->opcode)->offset[RXE_HDR_DETH];
+
+		if (qp->ibqp.qp_type == IB_QPT_GSI)
+			qkey = RXE_GSI_QKEY;
+		if (rxe_deth_qkey(deth) != qkey)
+			return false;
+	}
+	return true;
+}
+
+static void rxe_deliver(struct rxe_qp *qp, struct sk_buff *skb)
+{
+	struct rxe_pkt *pkt = rxe_pkt(skb);
+
+	pkt->qp = qp;
+	if (pkt->info.mask & RXE_REQ_MASK)
+		rxe_resp_rcv(qp, skb);
+	else
+		rxe_comp_rcv(qp, skb);
+}
+
 void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb)
 {
+	struct rxe_pkt *pkt = rxe_pkt(skb);
+	u8 *l3 = skb_network_header(skb);
+	struct rxe_qp *qp;
+	u32 len;
+
+	/* the UDP payload: skb->data (BTH) through the ICRC */
+	len = skb->len;
+	if (skb->data < l3 || len < RXE_ICRC_LEN ||
+	    !rxe_icrc_ok(l3, (u32)(skb->data - l3) + len - RXE_ICRC_LEN)) {
+		rxe_counter_inc(rxe, RXE_CNT_ICRC_ERR);
+		goto drop;
+	}
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->hdr = skb->data;
+	if (rxe_hdr_parse(skb->data, len, &pkt->info) != RXE_PARSE_OK)
+		goto drop_count;
+	rxe_counter_inc(rxe, RXE_CNT_RCVD_PKTS);
+
+	if (pkt->info.qpn == RXE_MCAST_QPN)
+		goto drop_count;	/* no multicast groups yet */
+	qp = rxe_qp_get(rxe, pkt->info.qpn);
+	if (!qp)
+		goto drop_count;
+	if (!rxe_qp_accepts(qp, pkt)) {
+		rxe_elem_put(&qp->elem);
+		goto drop_count;
+	}
+	rxe_deliver(qp, skb);
+	rxe_elem_put(&qp->elem);
+	return;
+
+drop_count:
+	rxe_counter_inc(rxe, RXE_CNT_RCV_DROP);
+drop:
 	kfree_skb(skb);
 }

@@ -2,17 +2,138 @@
 /*
  * The send side of a QP: requester and completer state (rxe_req.c,
  * rxe_comp.c), embedded in struct rxe_qp as qp->req.
+ *
+ * Every WQE the requester takes from the SQ ring is copied into
+ * kernel memory first (one copy per ring slot, @copies) together with
+ * its progress (struct rxe_swqe): user space may rewrite its ring at any
+ * time, the copy is what is sent, retransmitted and completed.  Ring
+ * indices, in the order they follow each other:
+ *
+ *   head  oldest WQE not completed yet (= the ring's consumer index)
+ *   cur   where the requester sends next (a retransmission moves it back)
+ *   next  oldest WQE not taken yet (up to the ring's producer index)
  */
 #ifndef _RXE_REQ_H
 #define _RXE_REQ_H
 
 #include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/workqueue.h>
+
+struct rxe_qp;
+struct rxe_send_wqe;
+struct ib_wc;
+
+enum rxe_swqe_state {
+	RXE_SWQE_SENDING,	/* request packets left to send */
+	RXE_SWQE_SENT,		/* all sent; RC waits for the response */
+	RXE_SWQE_DONE,		/* complete when it reaches the head */
+	RXE_SWQE_ERROR,		/* complete with @status, then QP to ERR */
+};
+
+enum rxe_swqe_kind {
+	RXE_SWQE_LOCAL,		/* REG_MR, LOCAL_INV, BIND_MW: no PSN */
+	RXE_SWQE_SEND,
+	RXE_SWQE_WRITE,
+	RXE_SWQE_READ,
+	RXE_SWQE_ATOMIC,
+};
+
+/* the requester's record of one taken WQE */
+struct rxe_swqe {
+	struct rxe_send_wqe *wqe;	/* the private copy */
+	u32 first_psn;
+	u32 last_psn;		/* a read: of its last response packet */
+	u32 next_psn;		/* next request packet to send */
+	u32 rd_psn;		/* a read: next response expected */
+	u8 state;		/* enum rxe_swqe_state */
+	u8 kind;		/* enum rxe_swqe_kind */
+	u8 status;		/* enum ib_wc_status, for RXE_SWQE_ERROR */
+};
+
+/* bits of rxe_req.events: set by timers, taken by the work */
+enum {
+	RXE_REQ_EV_TIMEOUT,
+	RXE_REQ_EV_RNR,
+};
 
 struct rxe_req {
 	struct work_struct work;
 	/* responses from rxe_rcv(), no QP reference (rxe_dp.h) */
 	struct sk_buff_head resp_pkts;
+	struct timer_list retry_timer;
+	struct timer_list rnr_timer;
+	unsigned long events;
+
+	/* one runner at a time (work item or an inline caller) */
+	spinlock_t lock;
+	bool busy;
+	bool again;
+	bool dead;		/* cleanup started */
+
+	/* the rest belongs to the runner */
+	struct rxe_swqe *swqe;	/* per ring slot */
+	u8 *copies;		/* per ring slot, 1 << log2_elem bytes */
+	u32 log2_elem;
+	u32 head;
+	u32 cur;
+	u32 next;
+	u32 psn;		/* next new PSN */
+	u32 sent_psn;		/* PSNs before it were sent at least once */
+	u32 una;		/* oldest PSN not acknowledged */
+	u32 rd_atomic;		/* reads/atomics taken, not answered */
+	u8 retry_left;
+	u8 rnr_left;
+	bool rnr_wait;		/* stopped by an RNR NAK */
+	bool stopped;		/* a WQE failed: take nothing more */
+	bool nomem;		/* no private copies: the QP goes to ERR */
+	u32 rnr_psn;
+	u32 goback_psn;		/* last retransmission start ... */
+	unsigned long goback_time;	/* ... and when (jiffies) */
 };
+
+/* rxe_req.c: run the requester and completer now (or have the running
+ * instance look again); safe in any context but hard IRQ */
+void rxe_req_run(struct rxe_qp *qp);
+
+/* ---- pure helpers (rxe_req.c), unit-tested by KUnit ---- */
+
+/* bytes of one packet for path MTU enum @mtu (IB_MTU_256..4096) */
+u32 rxe_mtu_bytes(u32 mtu);
+/* request packets of a @len byte message at @mtu_bytes (0 bytes: 1) */
+u32 rxe_msg_pkts(u32 len, u32 mtu_bytes);
+/* the operation (enum rxe_op) of packet @first/@last of a WR opcode
+ * (enum ib_wr_opcode) send/write; -1 if none */
+int rxe_req_op(u32 wr_opcode, bool first, bool last);
+/* IBTA RNR timer (AETH timer field 0..31) in microseconds */
+u32 rxe_rnr_timer_us(u8 code);
+/* the local ACK timeout 4.096 us * 2^@timeout in microseconds (0: none) */
+u64 rxe_ack_timeout_us(u8 timeout);
+
+/* ---- rxe_comp.c: the completer, called by the runner ---- */
+void rxe_comp_process(struct rxe_qp *qp);
+/* complete finished WQEs from the head in order */
+void rxe_comp_complete(struct rxe_qp *qp);
+/* retransmit from @psn: resend request packets (and reads) from there */
+void rxe_req_goback(struct rxe_qp *qp, u32 psn);
+/* the WQE of a ring index */
+struct rxe_swqe *rxe_req_swqe(struct rxe_qp *qp, u32 index);
+u32 rxe_req_ring_next(struct rxe_qp *qp, u32 index);
+/* @sw reached its final state */
+void rxe_swqe_finish(struct rxe_qp *qp, struct rxe_swqe *sw, u8 state,
+		     u8 status);
+/* position the SGE cursor of @wqe at byte @off */
+void rxe_wqe_seek(struct rxe_send_wqe *wqe, u32 off);
+/* the retry timer after progress or a send */
+void rxe_req_arm_retry(struct rxe_qp *qp, bool restart);
+
+/* ---- rxe_post.c, send side ---- */
+bool rxe_send_wqe_ok(struct rxe_qp *qp, u32 opcode, u32 send_flags,
+		     u32 num_sge, u32 len);
+enum ib_wc_opcode rxe_send_wc_opcode(u32 wr_opcode);
+int rxe_send_do_local(struct rxe_qp *qp, const struct rxe_send_wqe *wqe);
+void rxe_wc_fill(struct ib_wc *wc, struct rxe_qp *qp, u64 wr_id,
+		 enum ib_wc_status status, enum ib_wc_opcode opcode);
 
 #endif /* _RXE_REQ_H */
