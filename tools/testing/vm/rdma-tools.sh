@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers for scenarios that run the stock RDMA tools (ibv_*_pingpong from
 # ibverbs-utils, perftest's ib_*_bw/lat) inside the test VM, sourced after
 # lib.sh:  . "$REPO/tools/testing/vm/rdma-tools.sh"
@@ -89,7 +90,7 @@ tool_value() {
 # (the server may be in another VM: TOOL_REMOTE=1 there; TOOL_ROLE=server
 # or client then runs only that side).  Returns 0 if the run passed.
 tool_run() {
-	local label=$1 sns=$2 cns=$3 host=$4 tool=$5 port spid= rc_s=0 rc_c=0 i why= val
+	local label=$1 sns=$2 cns=$3 host=$4 tool=$5 port spid='' rc_s=0 rc_c=0 i why='' val
 	shift 5
 	port=${TOOL_PORT_FIXED:-$TOOL_PORT}
 	TOOL_PORT=$((TOOL_PORT + 1))

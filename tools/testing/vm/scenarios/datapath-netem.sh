@@ -52,7 +52,7 @@ ip netns exec ns1 ping -c 1 -W 5 10.0.0.2 >/dev/null || die "no IP between the n
 counters() {
 	local c
 	for c in retransmits duplicate_request out_of_seq_request rcvd_seq_err \
-		 rcvd_rnr_err completer_retry_err; do
+		 completer_retry_err retry_exceeded_err rcvd_dropped; do
 		echo "$c=$(( $(cat /sys/class/infiniband/rxe0/ports/1/hw_counters/$c 2>/dev/null || echo 0) +
 			     $(cat /sys/class/infiniband/rxe1/ports/1/hw_counters/$c 2>/dev/null || echo 0) ))"
 	done | tr '\n' ' '

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Wire pair "rxe-interop" (issue 5, acceptance 4), sourced by the guest
 # scripts rxe-interop-{a,b}.sh (A: our stack, B: upstream's) and
 # rxe-interop-upstream-{a,b}.sh (upstream's on both: proves the scripts).
