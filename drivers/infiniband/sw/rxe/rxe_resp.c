@@ -690,7 +690,10 @@ static int rxe_resp_execute(struct rxe_resp_ctx *c)
 		return RXE_RESP_OK;
 	resp->msg = RXE_RESP_MSG_NONE;
 	resp->msn++;
-	if ((mask & RXE_RWR_MASK) &&
+	/* a send, or a write with immediate, completes its receive WQE */
+	if (((mask & RXE_SEND_MASK) ||
+	     (mask & (RXE_WRITE_MASK | RXE_IMMDT_MASK)) ==
+	     (RXE_WRITE_MASK | RXE_IMMDT_MASK)) && resp->wqe_taken &&
 	    rxe_resp_complete(c, IB_WC_SUCCESS) == -EOVERFLOW)
 		rxe_qp_error(c->qp, IB_EVENT_QP_FATAL);
 	return RXE_RESP_OK;
