@@ -18,7 +18,12 @@ stack_load() {
 		modprobe -a udp_tunnel ip6_udp_tunnel || return 1
 		for m in $OUR_MODULES; do
 			grep -q "^$(basename "$m" .ko) " /proc/modules && continue
-			insmod "$MODDIR/$m" || return 1
+			case "$m" in
+			# RXE_MODPARAMS: e.g. datapath=1 (Documentation/rxe/datapath.rst)
+			# shellcheck disable=SC2086
+			*/rdma_rxe.ko) insmod "$MODDIR/$m" ${RXE_MODPARAMS:-} || return 1 ;;
+			*) insmod "$MODDIR/$m" || return 1 ;;
+			esac
 		done ;;
 	upstream)
 		for m in $UPSTREAM_MODULES; do

@@ -1,0 +1,7 @@
+#!/bin/bash
+# Wire pair "rxe-interop-upstream", guest A: rxe-interop.inc.sh with
+# upstream's stack on both sides (the baseline that proves the scripts).
+SIDE=A
+SIDE_STACK=upstream
+# shellcheck source=SCRIPTDIR/rxe-interop.inc.sh
+. "$REPO/tools/testing/vm/wire/rxe-interop.inc.sh"
