@@ -71,7 +71,7 @@ struct sk_buff *rxe_pkt_new(struct rxe_qp *qp, const struct rxe_av *av,
 	pkt = rxe_pkt(skb);
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->qp = qp;
-	pkt->hdr = skb_put(skb, tail);
+	pkt->hdr = (u8 *)skb_put(skb, tail);
 	/* headers zeroed for the caller; pad and ICRC too */
 	memset(pkt->hdr, 0, oi->hdr_len);
 	memset(pkt->hdr + oi->hdr_len + paylen, 0, pad + RXE_ICRC_LEN);
@@ -172,7 +172,7 @@ static int rxe_send6(struct rxe_dev *rxe, const struct rxe_av *av,
 	skb_reset_network_header(skb);
 	ip6h = ipv6_hdr(skb);
 	ip6_flow_hdr(ip6h, av->grh.traffic_class,
-		     htonl(av->grh.flow_label & IPV6_FLOWLABEL_MASK));
+		     htonl(av->grh.flow_label) & IPV6_FLOWLABEL_MASK);
 	ip6h->payload_len = htons((u16)(skb->len - sizeof(*ip6h)));
 	ip6h->nexthdr = IPPROTO_UDP;
 	ip6h->hop_limit = av->grh.hop_limit ? av->grh.hop_limit :
