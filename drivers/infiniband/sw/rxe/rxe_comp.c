@@ -408,19 +408,7 @@ void rxe_comp_process(struct rxe_qp *qp)
 /* a remote or transport error: to ERR, without an async event */
 static void rxe_comp_to_err(struct rxe_qp *qp)
 {
-	bool moved;
-
-	spin_lock_bh(&qp->state_lock);
-	moved = qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET;
-	if (moved) {
-		qp->state = IB_QPS_ERR;
-		qp->attr.qp_state = IB_QPS_ERR;
-	}
-	spin_unlock_bh(&qp->state_lock);
-	if (!moved)
-		return;
-	ib_qp_state_changed(&qp->ibqp, IB_QPS_ERR);
-	rxe_qp_flush(qp);
+	rxe_qp_to_err(qp);
 }
 
 static bool rxe_status_local(u8 status)

@@ -233,6 +233,8 @@ int rxe_query_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
 int rxe_destroy_qp(struct ib_qp *qp, struct ib_udata *udata);
 /* move @qp to ERR on a local error: event, flush (takes no lock held) */
 void rxe_qp_error(struct rxe_qp *qp, enum ib_event_type event);
+/* move @qp to ERR and flush, without an event: false if already ERR/RESET */
+bool rxe_qp_to_err(struct rxe_qp *qp);
 /* flush every WQE of SQ and RQ with IB_WC_WR_FLUSH_ERR (QP in ERR) */
 void rxe_qp_flush(struct rxe_qp *qp);
 /* the QP's current state */

@@ -291,7 +291,9 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	return 0;
 }
 
-void rxe_qp_error(struct rxe_qp *qp, enum ib_event_type event)
+/* to ERR, then the event (if @notify), then the flush */
+static bool rxe_qp_move_err(struct rxe_qp *qp, enum ib_event_type event,
+			    bool notify)
 {
 	bool moved;
 
@@ -303,10 +305,22 @@ void rxe_qp_error(struct rxe_qp *qp, enum ib_event_type event)
 	}
 	spin_unlock_bh(&qp->state_lock);
 	if (!moved)
-		return;
+		return false;
 	ib_qp_state_changed(&qp->ibqp, IB_QPS_ERR);
-	rxe_qp_event(qp, event);
+	if (notify)
+		rxe_qp_event(qp, event);
 	rxe_qp_flush(qp);
+	return true;
+}
+
+void rxe_qp_error(struct rxe_qp *qp, enum ib_event_type event)
+{
+	rxe_qp_move_err(qp, event, true);
+}
+
+bool rxe_qp_to_err(struct rxe_qp *qp)
+{
+	return rxe_qp_move_err(qp, IB_EVENT_QP_FATAL, false);
 }
 
 int rxe_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,

@@ -781,21 +781,6 @@ static void rxe_resp_finish(struct rxe_resp_ctx *c, int ret)
 	resp->drop_msg = true;
 }
 
-static bool rxe_resp_transport_ok(enum ib_qp_type type, u8 opcode)
-{
-	switch (type) {
-	case IB_QPT_RC:
-		return (opcode & RXE_TR_MASK) == RXE_TR_RC;
-	case IB_QPT_UC:
-		return (opcode & RXE_TR_MASK) == RXE_TR_UC;
-	case IB_QPT_UD:
-	case IB_QPT_GSI:
-		return (opcode & RXE_TR_MASK) == RXE_TR_UD;
-	default:
-		return false;
-	}
-}
-
 static void rxe_resp_snap(struct rxe_resp_ctx *c, struct rxe_qp *qp,
 			  struct sk_buff *skb)
 {
@@ -827,8 +812,7 @@ static void rxe_resp_packet(struct rxe_qp *qp, struct sk_buff *skb)
 	rxe_resp_snap(&c, qp, skb);
 	if ((c.state != IB_QPS_RTR && c.state != IB_QPS_RTS &&
 	     c.state != IB_QPS_SQD && c.state != IB_QPS_SQE) ||
-	    !(c.pkt->info.mask & RXE_REQ_MASK) ||
-	    !rxe_resp_transport_ok(c.type, c.pkt->info.opcode)) {
+	    !(c.pkt->info.mask & RXE_REQ_MASK)) {
 		rxe_counter_inc(c.rxe, RXE_CNT_RCV_DROP);
 		goto out;
 	}
