@@ -104,6 +104,7 @@ static int rxe_send4(struct rxe_dev *rxe, const struct rxe_av *av,
 	struct flowi4 fl = {};
 	struct rtable *rt;
 	struct iphdr *iph;
+	int ret;
 
 	fl.flowi4_oif = rxe->ndev->ifindex;
 	fl.saddr = av->sgid_addr._sockaddr_in.sin_addr.s_addr;
@@ -135,7 +136,9 @@ static int rxe_send4(struct rxe_dev *rxe, const struct rxe_av *av,
 	ip_send_check(iph);
 
 	rxe_icrc_put(skb->data, skb->len - RXE_ICRC_LEN);
-	return net_xmit_eval(ip_local_out(net, NULL, skb));
+	/* net_xmit_eval() evaluates its argument twice: never call in it */
+	ret = ip_local_out(net, NULL, skb);
+	return net_xmit_eval(ret);
 }
 
 static int rxe_send6(struct rxe_dev *rxe, const struct rxe_av *av,
@@ -145,6 +148,7 @@ static int rxe_send6(struct rxe_dev *rxe, const struct rxe_av *av,
 	struct dst_entry *dst;
 	struct flowi6 fl = {};
 	struct ipv6hdr *ip6h;
+	int ret;
 
 	if (!ipv6_mod_enabled()) {
 		kfree_skb(skb);
@@ -181,7 +185,8 @@ static int rxe_send6(struct rxe_dev *rxe, const struct rxe_av *av,
 	ip6h->daddr = fl.daddr;
 
 	rxe_icrc_put(skb->data, skb->len - RXE_ICRC_LEN);
-	return net_xmit_eval(ip6_local_out(net, NULL, skb));
+	ret = ip6_local_out(net, NULL, skb);
+	return net_xmit_eval(ret);
 }
 
 int rxe_pkt_send(struct rxe_qp *qp, const struct rxe_av *av,
