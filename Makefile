@@ -9,7 +9,7 @@
 #   make demo             boot the test VM and show what works
 #   make vm [CMD='...'] [STACK=upstream]   shell (or one command) in the test VM
 #   make modules_install  install to /lib/modules/<rel>/updates
-#   make bench            benchmarks
+#   make bench            benchmarks (host; perftest upstream vs ours in the perf-flavor VM)
 #   make clean
 
 TESTING   := $(CURDIR)/tools/testing

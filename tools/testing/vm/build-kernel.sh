@@ -5,8 +5,9 @@
 #   build-kernel.sh [--flavor F] --dir  print the build dir, build nothing
 #
 # Flavors: "debug" (default; the whole fragment, with KASAN, lockdep,
-# kmemleak...) for tests, and "perf" (the fragment without its debug set)
-# for benchmarks and for measuring what the debug set costs.
+# kmemleak...) for tests, and "perf" (the fragment without its debug set
+# and BTF, with SLUB) for benchmarks (make bench) and for measuring what
+# the debug set costs.
 #
 # The cache key is the linux-source-6.1 package version plus a hash of the
 # config fragment's option lines and of RECIPE below; a second run with the same key is a
@@ -30,7 +31,12 @@ debug) frag=$here/kernel.config ;;
 perf)
 	frag=$(mktemp /tmp/kernel-perf.XXXXXX.config)
 	trap 'rm -f "$frag"' EXIT
-	sed '/^# --- debug set/,/^# --- end debug set/d' "$here/kernel.config" >"$frag" ;;
+	# no debug set and no BTF (DWARF+pahole double the build; benchmarks
+	# don't run bpftrace), but SLUB: the debug set is what selects it over
+	# tinyconfig's SLOB, and a benchmark wants the production allocator
+	{ sed -e '/^# --- debug set/,/^# --- end debug set/d' \
+	      -e '/^# --- BTF/,/^$/d' "$here/kernel.config"
+	  echo 'CONFIG_SLUB=y'; } >"$frag" ;;
 *) echo "build-kernel: unknown flavor $flavor" >&2; exit 2 ;;
 esac
 src_tar=${KERNEL_SRC_TAR:-/usr/src/linux-source-6.1.tar.xz}

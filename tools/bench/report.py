@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""Turn vm-bench.sh's raw lines ("STACK ROW VALUE|fail") into the table
+make bench prints and a CSV; append the same rows to a history CSV."""
+
+import argparse
+import csv
+import os
+import sys
+
+# row -> (unit, which direction is better, description)
+ROWS = {
+    "write_bw_64k": ("MiB/s", "higher", "ib_write_bw 64 KiB, 1 QP, average"),
+    "send_rate_64b_q4": ("Mpps", "higher", "ib_send_bw 64 B, 4 QPs, message rate"),
+    "send_lat_2b": ("usec", "lower", "ib_send_lat 2 B, typical"),
+    "read_lat_2b": ("usec", "lower", "ib_read_lat 2 B, typical"),
+}
+STACKS = ("upstream", "ours")
+FIELDS = ["time", "flavor", "kernel", "commit", "row", "unit", "better",
+          "upstream", "ours", "ratio", "note"]
+
+
+def row_info(name):
+    if name in ROWS:
+        return ROWS[name]
+    if name.startswith(("reg_mr_", "dereg_mr_")):
+        size = name.rsplit("_", 1)[1].upper().replace("M", " MiB")
+        verb = "ibv_reg_mr" if name.startswith("reg") else "ibv_dereg_mr"
+        return ("ms", "lower", f"{verb} {size}, median")
+    return ("?", "?", name)
+
+
+def parse_raw(path):
+    values, order = {}, []
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) != 3:
+                    continue
+                stack, row, value = parts
+                if row not in order:
+                    order.append(row)
+                values[(stack, row)] = value
+    except FileNotFoundError:
+        pass
+    for row in ROWS:     # a VM that died early still gives every row
+        if row not in order:
+            order.append(row)
+    return values, order
+
+
+def number(s):
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--raw", required=True)
+    ap.add_argument("--flavor", required=True)
+    ap.add_argument("--kernel", default="")
+    ap.add_argument("--commit", default="")
+    ap.add_argument("--stamp", required=True)
+    ap.add_argument("--note", default="")
+    ap.add_argument("--csv", required=True)
+    ap.add_argument("--history", required=True)
+    a = ap.parse_args()
+
+    values, order = parse_raw(a.raw)
+    out = []
+    for row in order:
+        unit, better, _ = row_info(row)
+        up = values.get(("upstream", row), "fail")
+        ours = values.get(("ours", row), "fail")
+        u, o = number(up), number(ours)
+        ratio = f"{o / u:.3f}" if u and o is not None else "-"
+        out.append({"time": a.stamp, "flavor": a.flavor, "kernel": a.kernel,
+                    "commit": a.commit, "row": row, "unit": unit,
+                    "better": better, "upstream": up, "ours": ours,
+                    "ratio": ratio, "note": a.note})
+
+    title = f"make bench {a.stamp}: kernel {a.kernel} ({a.flavor} flavor), ours at {a.commit}"
+    print(title)
+    if a.flavor != "perf":
+        print("WARNING: debug kernel (KASAN, lockdep, kmemleak...): "
+              "these numbers are not performance numbers")
+    if a.note:
+        print(f"note: {a.note}")
+    w = max(len(row_info(r["row"])[2]) for r in out)
+    hdr = f"{'row':<{w}}  {'unit':<6} {'upstream':>10} {'ours':>10} {'ours/up':>8}  better"
+    print(hdr)
+    print("-" * len(hdr))
+    for r in out:
+        print(f"{row_info(r['row'])[2]:<{w}}  {r['unit']:<6} {r['upstream']:>10} "
+              f"{r['ours']:>10} {r['ratio']:>8}  {r['better']}")
+
+    with open(a.csv, "w", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=FIELDS)
+        wr.writeheader()
+        wr.writerows(out)
+    new = not os.path.exists(a.history) or os.path.getsize(a.history) == 0
+    with open(a.history, "a", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=FIELDS)
+        if new:
+            wr.writeheader()
+        wr.writerows(out)
+    print(f"CSV: {a.csv} (history: {a.history})")
+    have = [r for r in out if number(r["upstream"]) is not None]
+    return 0 if have else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
