@@ -30,7 +30,7 @@ def row_info(name):
     return ("?", "?", name)
 
 
-def parse_raw(path):
+def parse_raw(path, reg_mib):
     values, order = {}, []
     try:
         with open(path) as f:
@@ -44,7 +44,8 @@ def parse_raw(path):
                 values[(stack, row)] = value
     except FileNotFoundError:
         pass
-    for row in ROWS:     # a VM that died early still gives every row
+    # a VM that died early still gives every row
+    for row in list(ROWS) + [f"reg_mr_{reg_mib}m", f"dereg_mr_{reg_mib}m"]:
         if row not in order:
             order.append(row)
     return values, order
@@ -65,11 +66,12 @@ def main():
     ap.add_argument("--commit", default="")
     ap.add_argument("--stamp", required=True)
     ap.add_argument("--note", default="")
+    ap.add_argument("--reg-mib", default="1024")
     ap.add_argument("--csv", required=True)
     ap.add_argument("--history", required=True)
     a = ap.parse_args()
 
-    values, order = parse_raw(a.raw)
+    values, order = parse_raw(a.raw, a.reg_mib)
     out = []
     for row in order:
         unit, better, _ = row_info(row)

@@ -53,13 +53,22 @@ mkdir -p "$out"
 export BENCH_SECONDS=${BENCH_SECONDS:-5} BENCH_LAT_ITERS=${BENCH_LAT_ITERS:-2000}
 export BENCH_REG_MIB=${BENCH_REG_MIB:-1024} BENCH_REG_REPS=${BENCH_REG_REPS:-5}
 export BENCH_STACKS=${BENCH_STACKS:-upstream ours}
-vmrc=0
-"$vm/run-vm.sh" --kdir "$kdir" --moddir "$mods" --stack none --out "$out" \
-	--mem 3G --timeout 2400 \
-	--cmd "$(printf 'BENCH_SECONDS=%q BENCH_LAT_ITERS=%q BENCH_REG_MIB=%q BENCH_REG_REPS=%q BENCH_STACKS=%q bash tools/bench/vm-bench.sh' \
-		"$BENCH_SECONDS" "$BENCH_LAT_ITERS" "$BENCH_REG_MIB" "$BENCH_REG_REPS" "$BENCH_STACKS")" \
-	2>&1 | tee "$build/vm.log" | grep --line-buffered -o 'bench:.*' >&2 || true
-vmrc=${PIPESTATUS[0]}
+cmd=$(printf 'BENCH_SECONDS=%q BENCH_LAT_ITERS=%q BENCH_REG_MIB=%q BENCH_REG_REPS=%q BENCH_STACKS=%q bash tools/bench/vm-bench.sh' \
+	"$BENCH_SECONDS" "$BENCH_LAT_ITERS" "$BENCH_REG_MIB" "$BENCH_REG_REPS" "$BENCH_STACKS")
+# a guest that panics before the bench starts (e.g. the early timer check
+# of a heavily loaded host) is booted again, at most three times
+for boot in 1 2 3; do
+	set +e
+	"$vm/run-vm.sh" --kdir "$kdir" --moddir "$mods" --stack none --out "$out" \
+		--mem 3G --timeout 2400 --cmd "$cmd" 2>&1 |
+		tee "$build/vm.log" | grep --line-buffered -o 'bench:.*' >&2
+	vmrc=${PIPESTATUS[0]}
+	set -e
+	[ ! -f "$out/bench.raw" ] && grep -q 'Kernel panic' "$out/console.log" || break
+	echo "bench: the guest panicked while booting (try $boot):" >&2
+	grep -m1 'Kernel panic' "$out/console.log" >&2
+	cp "$out/console.log" "$build/console-panic-$boot.log"
+done
 note=""
 [ "$vmrc" = 0 ] || note="vm-exit-$vmrc"
 if grep -q 'kernel reported problems' "$build/vm.log"; then
@@ -69,7 +78,7 @@ fi
 
 # 5. table + CSV
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-python3 "$here/report.py" --raw "$out/bench.raw" --flavor "$flavor" \
+python3 "$here/report.py" --raw "$out/bench.raw" --flavor "$flavor" --reg-mib "$BENCH_REG_MIB" \
 	--kernel "$(cat "$kdir/.kernelrelease")" \
 	--commit "$(git -C "$repo" describe --always --dirty)" --stamp "$stamp" \
 	--note "$note" --csv "$build/results-$stamp.csv" --history "$build/history.csv"

@@ -37,27 +37,44 @@ rows=(
 
 record() { echo "$1 $2 $3" >>"$raw"; echo "bench: $1 $2 = $3"; }
 
+# port_wait PORT PID: until PID (a perftest server) listens on TCP PORT,
+# at most 60 s (a loaded TCG guest can take seconds to get there)
+port_wait() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.2
+	done
+	return 1
+}
+
 # run_perftest STACK NAME TOOL ARGS FIELD: server in the background, client
 # against it over TCP on loopback; both time-limited so a stack that never
 # completes a work request fails the row instead of hanging the bench.
 run_perftest() {
 	local stack=$1 name=$2 tool=$3 args=$4 field=$5 spid val rc try
 	local common="-d rxe0 -x 1 -F --output=$field"
-	local limit=$((secs * 4 + 120))
+	local limit=$((secs * 3 + 60))
 	local slog=$logdir/$stack-$name.server clog=$logdir/$stack-$name.client
 	for try in 1 2 3; do
 		port=$((port + 1))
 		# shellcheck disable=SC2086
 		timeout -k 5 "$limit" "$tool" $common -p $port $args >"$slog" 2>&1 &
 		spid=$!
-		sleep 1
+		port_wait "$port" "$spid"
 		# shellcheck disable=SC2086
 		timeout -k 5 "$limit" "$tool" $common -p $port $args 127.0.0.1 \
 			>"$clog" 2>"$clog.err"
 		rc=$?
+		[ "$rc" = 0 ] || kill "$spid" 2>/dev/null
 		wait "$spid"
 		# --output=FIELD: the value is the last line on stdout
 		val=$(tail -n 1 "$clog" | grep -Ex '[0-9]+(\.[0-9]+)?')
+		if grep -q "Couldn't connect" "$clog.err"; then
+			echo "bench: $stack $name: no connection to the server (try $try)"
+			continue
+		fi
 		[ "$rc" = 0 ] || break
 		# perftest turns cycles into time with a CPU frequency it
 		# samples against gettimeofday(); under TCG the sample is
