@@ -136,6 +136,34 @@ int rxe_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	return n;
 }
 
+/*
+ * wc_flags as libibverbs reads them from a user CQE (enum ibv_wc_flags,
+ * which has no uapi header): from bit 2 on they differ from the kernel's.
+ * Kernel-only bits (SMAC, VLAN, network header type) are not reported.
+ * Upstream 6.1 rxe copies the kernel bits, so user space sees
+ * IP_CSUM_OK for a send with invalidate.
+ */
+static const struct {
+	u32 kernel;
+	u32 user;
+} rxe_uwc_flags[] = {
+	{ IB_WC_GRH, 1U << 0 },			/* IBV_WC_GRH */
+	{ IB_WC_WITH_IMM, 1U << 1 },		/* IBV_WC_WITH_IMM */
+	{ IB_WC_IP_CSUM_OK, 1U << 2 },		/* IBV_WC_IP_CSUM_OK */
+	{ IB_WC_WITH_INVALIDATE, 1U << 3 },	/* IBV_WC_WITH_INV */
+};
+
+static u32 rxe_wc_flags_to_user(int flags)
+{
+	u32 user = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rxe_uwc_flags); i++)
+		if ((u32)flags & rxe_uwc_flags[i].kernel)
+			user |= rxe_uwc_flags[i].user;
+	return user;
+}
+
 static void rxe_cqe_to_user(struct ib_uverbs_wc *uwc, const struct ib_wc *wc)
 {
 	memset(uwc, 0, sizeof(*uwc));
@@ -147,7 +175,7 @@ static void rxe_cqe_to_user(struct ib_uverbs_wc *uwc, const struct ib_wc *wc)
 	uwc->ex.invalidate_rkey = wc->ex.invalidate_rkey;
 	uwc->qp_num = wc->qp ? wc->qp->qp_num : 0;
 	uwc->src_qp = wc->src_qp;
-	uwc->wc_flags = wc->wc_flags;
+	uwc->wc_flags = rxe_wc_flags_to_user(wc->wc_flags);
 	uwc->pkey_index = wc->pkey_index;
 	uwc->slid = (u16)wc->slid;
 	uwc->sl = wc->sl;
