@@ -87,4 +87,14 @@ stage "VM: two VMs on one wire"
 "$repo/tools/testing/vm/wire-pair.sh" --kdir "$kdir" --results "$results" \
 	"$repo/tools/testing/vm/wire/udp-echo-a.sh" "$repo/tools/testing/vm/wire/udp-echo-b.sh"
 
+stage "VM: our rxe and upstream's on one wire"
+# issue 5, acceptance 4: every tool both ways between the two stacks
+if grep -q '^PASS build:w1$' "$results"; then
+	"$repo/tools/testing/vm/wire-pair.sh" --kdir "$kdir" --moddir "$repo/build/kbuild/w1" \
+		--results "$results" \
+		"$repo/tools/testing/vm/wire/rxe-interop-a.sh" "$repo/tools/testing/vm/wire/rxe-interop-b.sh"
+else
+	echo "FAIL vm-wire:rxe-interop (modules did not build)" | tee -a "$results"
+fi
+
 summary

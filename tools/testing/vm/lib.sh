@@ -19,7 +19,7 @@ stack_load() {
 		for m in $OUR_MODULES; do
 			grep -q "^$(basename "$m" .ko) " /proc/modules && continue
 			case "$m" in
-			# RXE_MODPARAMS: e.g. datapath=1 (Documentation/rxe/datapath.rst)
+			# RXE_MODPARAMS: extra parameters for rdma_rxe.ko (none by default)
 			# shellcheck disable=SC2086
 			*/rdma_rxe.ko) insmod "$MODDIR/$m" ${RXE_MODPARAMS:-} || return 1 ;;
 			*) insmod "$MODDIR/$m" || return 1 ;;

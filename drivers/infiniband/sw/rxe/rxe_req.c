@@ -9,7 +9,6 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/jiffies.h>
-#include <linux/moduleparam.h>
 
 #include "rxe.h"
 #include "rxe_obj.h"
@@ -342,16 +341,6 @@ static int rxe_req_check(struct rxe_qp *qp, struct rxe_swqe *sw, u32 mtu)
 }
 
 /*
- * Remote operations go on the wire only with datapath=1: the data path
- * still corrupts memory on its first packets (Documentation/rxe/datapath.rst,
- * "State"), so by default they wait in the SQ as before the data path
- * existed (local operations and flushes are not affected).
- */
-static bool rxe_datapath;
-module_param_named(datapath, rxe_datapath, bool, 0444);
-MODULE_PARM_DESC(datapath, "send remote operations (experimental, default off)");
-
-/*
  * Copy the WQE at ring index @next and give it its PSNs.  Returns false
  * when it must wait (fence, read/atomic limit, window).
  */
@@ -370,8 +359,6 @@ static bool rxe_req_take(struct rxe_qp *qp, u32 mtu)
 	kind = rxe_swqe_kind(READ_ONCE(((struct rxe_send_wqe *)
 			     rxe_queue_slot(q, req->next))->wr.opcode));
 	max_rd = qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1;
-	if (kind != RXE_SWQE_LOCAL && !READ_ONCE(rxe_datapath))
-		return false;
 	if ((kind == RXE_SWQE_READ || kind == RXE_SWQE_ATOMIC) &&
 	    req->rd_atomic >= max_rd)
 		return false;

@@ -25,6 +25,26 @@ ibv_devices
 ibv_devinfo -d rxe0
 say "rdma res; rdma statistic show link rxe0/1"
 rdma res; rdma statistic show link rxe0/1
+say "bpftrace tools/bpf/qpstate.bt &    (QP state changes, while the tools below run)"
+ip addr add 10.0.0.1/24 dev veth0
+for i in $(seq 100); do grep -q ffff:0a00:0001 /sys/class/infiniband/rxe0/ports/1/gids/1 2>/dev/null && break; sleep 0.2; done
+bt_out=$(mktemp)
+bt_pid=$(bpftrace_start "$bt_out" "$(cat "$REPO/tools/bpf/qpstate.bt")") || echo "bpftrace did not start"
+say "ibv_rc_pingpong -d rxe0 -g 1 -n 100 -c &  ibv_rc_pingpong -d rxe0 -g 1 -n 100 -c 10.0.0.1"
+ibv_rc_pingpong -d rxe0 -g 1 -n 100 -c >/dev/null 2>&1 &
+sleep 2
+ibv_rc_pingpong -d rxe0 -g 1 -n 100 -c 10.0.0.1
+wait
+say "ib_write_bw -d rxe0 -x 1 -D 2 &  ib_write_bw -d rxe0 -x 1 -D 2 127.0.0.1"
+ib_write_bw -d rxe0 -x 1 -D 2 >/dev/null 2>&1 &
+sleep 3
+ib_write_bw -d rxe0 -x 1 -D 2 127.0.0.1 | sed -n '/#bytes/,/^-/p'
+wait
+[ -n "$bt_pid" ] && bpftrace_stop "$bt_pid"
+say "the qpstate.bt trace of those runs"
+grep -v '^__BPFTRACE\|^Attaching' "$bt_out"; rm -f "$bt_out"
+say "rdma statistic show link rxe0/1"
+rdma statistic show link rxe0/1
 say "ip link set veth1 down; rdma link    (the port follows the netdev)"
 ip link set veth1 down; rdma link
 say "rdma link delete rxe0; rdma dev"

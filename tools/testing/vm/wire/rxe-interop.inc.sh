@@ -13,8 +13,6 @@
 set -u
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$REPO/tools/testing/vm/lib.sh"
-# our data path is off by default until its memory corruption is fixed
-export RXE_MODPARAMS=${RXE_MODPARAMS:-datapath=1}
 . "$REPO/tools/testing/vm/rdma-tools.sh"
 
 case "$SIDE" in

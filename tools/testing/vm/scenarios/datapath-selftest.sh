@@ -10,8 +10,6 @@
 # DATAPATH_STACKS (default "upstream ours") picks the stacks,
 # DATAPATH_FILTER adds a gtest filter for both (e.g. to rerun one case).
 . "$REPO/tools/testing/vm/lib.sh"
-# our data path is off by default until its memory corruption is fixed
-export RXE_MODPARAMS=${RXE_MODPARAMS:-datapath=1}
 
 T=${DATAPATH:-$REPO/build/selftests/datapath}
 [ -x "$T" ] || die "$T not built (make check builds it)"

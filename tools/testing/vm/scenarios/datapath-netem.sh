@@ -14,8 +14,6 @@
 # namespaces (see Documentation/dev-tools/datapath-tools.rst).
 # NETEM_STACK (default ours), NETEM_CONDS and NETEM_TOOLS (labels) narrow it.
 . "$REPO/tools/testing/vm/lib.sh"
-# our data path is off by default until its memory corruption is fixed
-export RXE_MODPARAMS=${RXE_MODPARAMS:-datapath=1}
 . "$REPO/tools/testing/vm/rdma-tools.sh"
 
 CONDS=(

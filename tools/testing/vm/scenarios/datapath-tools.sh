@@ -11,8 +11,6 @@
 # wrong).  DP_STACKS (default "upstream ours") picks the stacks, DP_TOOLS
 # (labels, default all) the tools.
 . "$REPO/tools/testing/vm/lib.sh"
-# our data path is off by default until its memory corruption is fixed
-export RXE_MODPARAMS=${RXE_MODPARAMS:-datapath=1}
 . "$REPO/tools/testing/vm/rdma-tools.sh"
 
 UPSTREAM_KNOWN=${UPSTREAM_KNOWN:-}
