@@ -49,6 +49,7 @@ static void rxe_comp_progress(struct rxe_qp *qp, u32 una)
 	if (rxe_psn_diff(una, req->una) <= 0)
 		return;
 	req->una = una;
+	req->wait_start = jiffies;
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	if (rxe_psn_diff(req->sent_psn, una) > 0)
@@ -93,6 +94,7 @@ void rxe_req_goback(struct rxe_qp *qp, u32 psn)
 	}
 	req->goback_psn = psn;
 	req->goback_time = jiffies;
+	req->wait_start = jiffies;
 }
 
 /* a retransmission asked for by the peer: once per PSN for a while */
@@ -363,10 +365,22 @@ static void rxe_comp_timeout(struct rxe_qp *qp)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
 	struct rxe_req *req = &qp->req;
+	unsigned long tmo = rxe_req_retry_jiffies(qp);
 	struct rxe_swqe *sw;
 
 	if (req->rnr_wait || rxe_psn_diff(req->sent_psn, req->una) <= 0)
 		return;
+	/*
+	 * The timer counts from when it was set; the wait counts from the
+	 * last progress.  An expiry that acknowledgements processed in the
+	 * same pass overtook (they queue behind the requester's own burst)
+	 * is no timeout: wait for the rest.
+	 */
+	if (tmo && time_before(jiffies, req->wait_start + tmo)) {
+		if (!READ_ONCE(req->dead))
+			mod_timer(&req->retry_timer, req->wait_start + tmo);
+		return;
+	}
 	sw = rxe_comp_find(qp, req->una);
 	if (!sw)
 		return;

@@ -171,17 +171,25 @@ static void rxe_req_rnr_expired(struct timer_list *t)
 	rxe_req_kick(qp);
 }
 
-void rxe_req_arm_retry(struct rxe_qp *qp, bool restart)
+unsigned long rxe_req_retry_jiffies(struct rxe_qp *qp)
 {
 	u64 us = rxe_ack_timeout_us(qp->attr.timeout);
-	unsigned long j;
 
-	if (!us || qp->ibqp.qp_type != IB_QPT_RC || READ_ONCE(qp->req.dead))
+	if (!us)
+		return 0;
+	return max(usecs_to_jiffies(us > 100000000ULL ? 100000000U : (u32)us),
+		   1UL);
+}
+
+void rxe_req_arm_retry(struct rxe_qp *qp, bool restart)
+{
+	unsigned long j = rxe_req_retry_jiffies(qp);
+
+	if (!j || qp->ibqp.qp_type != IB_QPT_RC || READ_ONCE(qp->req.dead))
 		return;
 	if (!restart && timer_pending(&qp->req.retry_timer))
 		return;
-	j = usecs_to_jiffies(us > 100000000ULL ? 100000000U : (u32)us);
-	mod_timer(&qp->req.retry_timer, jiffies + max(j, 1UL));
+	mod_timer(&qp->req.retry_timer, jiffies + j);
 }
 
 static void rxe_req_work(struct work_struct *w)
@@ -568,6 +576,8 @@ static void rxe_req_send_wqe(struct rxe_qp *qp, struct rxe_swqe *sw, u32 mtu,
 		    rxe_psn_diff(sw->next_psn, qp->req.una) >=
 		    RXE_REQ_WINDOW + (int)RXE_REQ_ACK_EVERY)
 			return;	/* a very long message: wait for ACKs */
+		if (rc && rxe_psn_diff(qp->req.sent_psn, qp->req.una) <= 0)
+			qp->req.wait_start = jiffies;	/* a new wait */
 		status = rxe_req_send_one(qp, sw, sw->next_psn, mtu);
 		if (status) {
 			rxe_swqe_finish(qp, sw, RXE_SWQE_ERROR, (u8)status);

@@ -89,6 +89,9 @@ struct rxe_req {
 	bool stopped;		/* a WQE failed: take nothing more */
 	bool nomem;		/* no private copies: the QP goes to ERR */
 	u32 rnr_psn;
+	/* jiffies: the wait for an acknowledgement started (progress,
+	 * a retransmission, or a send with nothing outstanding) */
+	unsigned long wait_start;
 	u32 goback_psn;		/* last retransmission start ... */
 	unsigned long goback_time;	/* ... and when (jiffies) */
 };
@@ -130,6 +133,8 @@ void rxe_swqe_finish(struct rxe_qp *qp, struct rxe_swqe *sw, u8 state,
 void rxe_wqe_seek(struct rxe_send_wqe *wqe, u32 off);
 /* the retry timer after progress or a send */
 void rxe_req_arm_retry(struct rxe_qp *qp, bool restart);
+/* the local ACK timeout of @qp in jiffies (0: none) */
+unsigned long rxe_req_retry_jiffies(struct rxe_qp *qp);
 
 /* ---- rxe_post.c, send side ---- */
 bool rxe_send_wqe_ok(struct rxe_qp *qp, u32 opcode, u32 send_flags,

@@ -504,8 +504,8 @@ static void rxe_resp_duplicate(struct rxe_resp_ctx *c)
 
 	rxe_counter_inc(c->rxe, RXE_CNT_DUP_REQ);
 	if (mask & (RXE_SEND_MASK | RXE_WRITE_MASK)) {
-		rxe_resp_ack(c, RXE_AETH_ACK | RXE_AETH_NO_CREDITS,
-			     rxe_psn_add(c->resp->psn, RXE_PSN_MASK), false, 0);
+		/* one ACK for all of a retransmitted burst (rxe_resp_work) */
+		c->resp->dup_ack = true;
 		return;
 	}
 	res = rxe_resp_find_res(c->resp, op, psn);
@@ -833,6 +833,30 @@ out:
 
 /* ---- the work item and the QP hooks ---- */
 
+/*
+ * Duplicate SEND/WRITE packets seen in this run: one ACK of the last
+ * PSN executed (C9-105) answers them all, instead of one per packet,
+ * which after a timeout would be a storm of up to a window of ACKs.
+ */
+static void rxe_resp_dup_ack(struct rxe_qp *qp)
+{
+	struct rxe_resp_ctx c;
+	bool ok;
+
+	qp->resp.dup_ack = false;
+	memset(&c, 0, sizeof(c));
+	c.qp = qp;
+	c.resp = &qp->resp;
+	spin_lock_bh(&qp->state_lock);
+	ok = qp->state == IB_QPS_RTR || qp->state == IB_QPS_RTS ||
+	     qp->state == IB_QPS_SQD || qp->state == IB_QPS_SQE;
+	c.dest_qpn = qp->attr.dest_qp_num;
+	spin_unlock_bh(&qp->state_lock);
+	if (ok)
+		rxe_resp_ack(&c, RXE_AETH_ACK | RXE_AETH_NO_CREDITS,
+			     rxe_psn_add(qp->resp.psn, RXE_PSN_MASK), false, 0);
+}
+
 static void rxe_resp_work(struct work_struct *work)
 {
 	struct rxe_qp *qp = container_of(work, struct rxe_qp, resp.work);
@@ -846,6 +870,8 @@ static void rxe_resp_work(struct work_struct *work)
 			break;
 		rxe_resp_packet(qp, skb);
 	}
+	if (qp->resp.dup_ack)
+		rxe_resp_dup_ack(qp);
 	mutex_unlock(&qp->resp.mutex);
 	if (n == RXE_RESP_BUDGET && !skb_queue_empty(&qp->resp.req_pkts))
 		queue_work(rxe_wq, &qp->resp.work);
@@ -872,6 +898,7 @@ static void rxe_resp_reset(struct rxe_qp *qp)
 	resp->msn = 0;
 	resp->msg = RXE_RESP_MSG_NONE;
 	resp->nak_sent = false;
+	resp->dup_ack = false;
 	resp->drop_msg = false;
 	resp->msg_len = 0;
 	resp->write_resid = 0;

@@ -49,6 +49,7 @@ struct rxe_resp {
 	u32 msn;		/* completed messages (RC) */
 	enum rxe_resp_msg msg;
 	bool nak_sent;		/* RC: sequence NAK sent, dropping */
+	bool dup_ack;		/* RC: duplicates seen, ACK at the end of the run */
 	bool drop_msg;		/* UC: dropping until a FIRST/ONLY */
 	u32 msg_len;		/* bytes of the current message so far */
 	/* RDMA WRITE in progress: next address, key and bytes still due */
