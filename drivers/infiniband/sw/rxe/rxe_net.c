@@ -95,6 +95,31 @@ drop:
 	return 0;
 }
 
+/*
+ * A packet of ours for an address of this host (rxe_xmit.c): what the
+ * loopback device and the IP stack would hand to our socket, without the
+ * per-CPU backlog, which drops packets once a burst (the responses of a
+ * long RDMA READ) outruns the softirq.  @skb: complete, network and
+ * transport headers set, skb->dev the loopback device; consumed.
+ */
+void rxe_net_local_rcv(struct sk_buff *skb)
+{
+	struct rxe_dev *rxe;
+
+	skb_dst_drop(skb);
+	local_bh_disable();
+	rxe = rxe_rcv_dev(skb);
+	if (rxe) {
+		skb_pull(skb, (unsigned int)skb_transport_offset(skb) +
+			      sizeof(struct udphdr));
+		rxe_rcv(rxe, skb);
+		ib_device_put(&rxe->ib_dev);
+	} else {
+		kfree_skb(skb);
+	}
+	local_bh_enable();
+}
+
 static struct socket *rxe_sock_create(struct net *net, bool ipv6)
 {
 	struct udp_tunnel_sock_cfg tcfg = {

@@ -3,10 +3,11 @@
  * Building and sending packets: UDP/IP encapsulation in the namespace of
  * the device's netdev, and the ICRC.
  *
- * Every packet leaves through the IP stack (ip_local_out/ip6_local_out),
- * also when its destination is an address of this host: local delivery
- * then brings it back to our UDP socket, and qdiscs such as netem on the
- * outgoing link see what really leaves the host.  The IP and UDP headers
+ * Packets leave through the IP stack (ip_local_out/ip6_local_out) of the
+ * netdev's namespace, so qdiscs such as netem on the outgoing link see
+ * what really leaves the host.  A packet whose route delivers it to this
+ * host (through the loopback device) goes straight to the receive path
+ * instead (rxe_net_local_rcv), complete with its headers and ICRC.  The IP and UDP headers
  * are complete (IPv4 identification included) before the ICRC is
  * computed over them, so the receiver sees exactly the covered bytes.
  */
@@ -136,6 +137,11 @@ static int rxe_send4(struct rxe_dev *rxe, const struct rxe_av *av,
 	ip_send_check(iph);
 
 	rxe_icrc_put(skb->data, skb->len - RXE_ICRC_LEN);
+	if (rt->dst.dev->flags & IFF_LOOPBACK) {
+		skb->dev = rt->dst.dev;
+		rxe_net_local_rcv(skb);
+		return 0;
+	}
 	/* net_xmit_eval() evaluates its argument twice: never call in it */
 	ret = ip_local_out(net, NULL, skb);
 	return net_xmit_eval(ret);
@@ -185,6 +191,11 @@ static int rxe_send6(struct rxe_dev *rxe, const struct rxe_av *av,
 	ip6h->daddr = fl.daddr;
 
 	rxe_icrc_put(skb->data, skb->len - RXE_ICRC_LEN);
+	if (dst->dev->flags & IFF_LOOPBACK) {
+		skb->dev = dst->dev;
+		rxe_net_local_rcv(skb);
+		return 0;
+	}
 	ret = ip6_local_out(net, NULL, skb);
 	return net_xmit_eval(ret);
 }
