@@ -30,6 +30,17 @@ TOOLS=(
 	"atomic-bw ib_atomic_bw -x G -D 2 -F"
 )
 
+# whatever happens, leave no namespace, device or qdisc to the next scenario
+netem_cleanup() {
+	local ns
+	for ns in ns1 ns2; do
+		ip netns exec "$ns" rdma link delete rxe0 2>/dev/null
+		ip netns exec "$ns" rdma link delete rxe1 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+}
+trap netem_cleanup EXIT
+
 stack=${NETEM_STACK:-ours}
 stack_load "$stack" || die "load $stack"
 rdma_netns_mode shared || die "rdma netns mode shared"
@@ -112,10 +123,7 @@ for end in "ns1 veth0" "ns2 veth1"; do
 	read -r ns dev <<<"$end"
 	tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null
 done
-ip netns exec ns1 rdma link delete rxe0
-ip netns exec ns2 rdma link delete rxe1
-ip netns del ns1
-ip netns del ns2
+netem_cleanup
 rm -rf "$TOOLS_WORK"
 [ "$fails" = 0 ] || die "$fails run(s) failed"
 echo "datapath-netem: all runs passed"
