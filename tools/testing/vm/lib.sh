@@ -109,6 +109,12 @@ rxe0_up() {
 	gid_wait rxe0 1 0000:0000:0000:0000:0000:ffff:0a00:0001
 }
 
+# rxe0_down: undo rxe0_up (quietly: parts may be gone already).
+rxe0_down() {
+	rdma link delete rxe0 2>/dev/null
+	ip link del veth0 2>/dev/null
+}
+
 # rdma_netns_mode shared|exclusive: the mode changes only while no other
 # namespace exists, and a deleted one is cleaned up asynchronously: retry
 # for a while.

@@ -18,11 +18,6 @@ T=${DATAPATH:-$REPO/build/selftests/datapath}
 # (gtest negative patterns; reasons: verbs-differences.rst, "Data path")
 UPSTREAM_EXCLUDE=${DATAPATH_UPSTREAM_EXCLUDE-Dp.MwType1WindowBounds:Dp.MwType2WindowBounds:Dp.SendWithInvalidateMw:Dp.BadLkeyLocProtErr:Dp.RecvTooSmall:Dp.MwType2DeallocAfterQpDestroy}
 
-rxe_down() {
-	rdma link delete rxe0 2>/dev/null
-	ip link del veth0 2>/dev/null
-}
-
 fails=0
 for stack in ${DATAPATH_STACKS:-upstream ours}; do
 	echo "=== $stack"
@@ -45,7 +40,7 @@ for stack in ${DATAPATH_STACKS:-upstream ours}; do
 	rc=$?
 	echo "datapath ($stack): rc=$rc"
 	[ "$rc" = 0 ] || { echo "FAIL: datapath against $stack"; fails=$((fails + 1)); }
-	rxe_down
+	rxe0_down
 	stack_unload || die "unload $stack"
 done
 [ "$fails" = 0 ] || die "$fails failure(s) above"

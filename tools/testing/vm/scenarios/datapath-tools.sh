@@ -36,11 +36,6 @@ TOOLS=(
 	"send-bw-ud ib_send_bw -c UD -s 512 -x G4 -n 5 -F"
 )
 
-rxe_down() {
-	rdma link delete rxe0 2>/dev/null
-	ip link del veth0 2>/dev/null
-}
-
 fails=0
 for stack in ${DP_STACKS:-upstream ours}; do
 	echo "=== $stack"
@@ -73,7 +68,7 @@ for stack in ${DP_STACKS:-upstream ours}; do
 	done
 	echo "$stack: tools took $(( $(date +%s) - t0 )) s"
 	rdma statistic show link rxe0/1 2>&1 | tr -s ' ' | fold -s -w 120
-	rxe_down
+	rxe0_down
 	# no process may still hold the device
 	stack_unload || die "unload $stack after the tools"
 done
