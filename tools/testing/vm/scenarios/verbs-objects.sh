@@ -12,10 +12,6 @@ T=${VERBS_OBJECTS:-$REPO/build/selftests/verbs_objects}
 [ -x "$T" ] || die "$T not built (make check builds it)"
 work=$(mktemp -d)
 
-rxe_down() {
-	rdma link delete rxe0 2>/dev/null
-	ip link del veth0 2>/dev/null
-}
 
 # res_check STACK: a holder process's objects in rdma res show
 res_check() {
@@ -69,7 +65,7 @@ for stack in ${VERBS_STACKS:-upstream ours}; do
 	echo "verbs_objects ($stack): rc=$rc"
 	[ "$rc" = 0 ] || { echo "FAIL: verbs_objects against $stack"; fails=$((fails + 1)); }
 	res_check "$stack" || fails=$((fails + 1))
-	rxe_down
+	rxe0_down
 	stack_unload || die "unload $stack"
 done
 rm -rf "$work"
