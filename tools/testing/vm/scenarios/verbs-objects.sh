@@ -12,7 +12,6 @@ T=${VERBS_OBJECTS:-$REPO/build/selftests/verbs_objects}
 [ -x "$T" ] || die "$T not built (make check builds it)"
 work=$(mktemp -d)
 
-
 # res_check STACK: a holder process's objects in rdma res show
 res_check() {
 	local stack=$1 pid line i ok=0 what
