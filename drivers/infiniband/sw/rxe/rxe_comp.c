@@ -49,6 +49,7 @@ static void rxe_comp_progress(struct rxe_qp *qp, u32 una)
 	if (rxe_psn_diff(una, req->una) <= 0)
 		return;
 	req->una = una;
+	req->goback_wait = false;
 	req->wait_start = jiffies;
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
@@ -92,19 +93,22 @@ void rxe_req_goback(struct rxe_qp *qp, u32 psn)
 		}
 		sw->state = RXE_SWQE_SENDING;
 	}
-	req->goback_psn = psn;
-	req->goback_time = jiffies;
+	req->goback_wait = true;
 	req->wait_start = jiffies;
 }
 
-/* a retransmission asked for by the peer: once per PSN for a while */
+/*
+ * A retransmission asked for by the peer (a sequence NAK) or by a gap in
+ * its responses: one until there is progress.  The responses to what
+ * was sent before it keep arriving and show the same gap again; going
+ * back for each of them resent the whole window per stale packet (with
+ * 128 reads outstanding, 512 responses each time) and lost the real
+ * answers behind that flood.  A lost retransmission is the retry
+ * timer's to repair.
+ */
 static void rxe_comp_goback_once(struct rxe_qp *qp, u32 psn)
 {
-	struct rxe_req *req = &qp->req;
-	unsigned long hold = max(msecs_to_jiffies(4), 2UL);
-
-	if (psn == req->goback_psn &&
-	    time_before(jiffies, req->goback_time + hold))
+	if (qp->req.goback_wait)
 		return;
 	rxe_req_goback(qp, psn);
 }
@@ -192,7 +196,8 @@ static void rxe_comp_read_resp(struct rxe_qp *qp, struct rxe_pkt *pkt)
 	struct rxe_swqe *sw = rxe_comp_first(qp, psn);
 	struct rxe_send_wqe *wqe;
 	u32 off, len;
-	int want, ret;
+	int want, again, ret;
+	u8 op;
 
 	if (!sw || sw->kind != RXE_SWQE_READ ||
 	    rxe_psn_diff(psn, sw->first_psn) < 0 ||
@@ -210,11 +215,18 @@ static void rxe_comp_read_resp(struct rxe_qp *qp, struct rxe_pkt *pkt)
 	else
 		want = psn == sw->last_psn ? RXE_OP_READ_RESP_LAST :
 					     RXE_OP_READ_RESP_MIDDLE;
+	/*
+	 * A read asked again from a missing response (rxe_req_goback) is
+	 * a new request to the responder: its answer starts here with
+	 * FIRST, or ONLY for the last packet.  Same bytes at the same PSN.
+	 */
+	again = psn == sw->last_psn ? RXE_OP_READ_RESP_ONLY :
+				      RXE_OP_READ_RESP_FIRST;
+	op = pkt->info.opcode & ~RXE_TR_MASK;
 	wqe = sw->wqe;
 	off = (u32)rxe_psn_diff(psn, sw->first_psn) * mtu;
 	len = min(mtu, wqe->dma.length - off);
-	if ((pkt->info.opcode & ~RXE_TR_MASK) != want ||
-	    pkt->info.paylen != len)
+	if ((op != want && op != again) || pkt->info.paylen != len)
 		return;
 	rxe_wqe_seek(wqe, off);
 	ret = rxe_dma_copy(to_rpd(qp->ibqp.pd), IB_ACCESS_LOCAL_WRITE,
@@ -342,6 +354,14 @@ static void rxe_comp_pkt(struct rxe_qp *qp, struct rxe_pkt *pkt)
 	/* only PSNs we sent */
 	if (rxe_psn_diff(psn, req->sent_psn) >= 0)
 		return;
+	/*
+	 * The peer answers something outstanding: the retry timer measures
+	 * its silence.  After a retransmission the answers to the packets
+	 * sent before it drain first; each expiry during that drain would
+	 * send the window again and use up retry_cnt on a live peer.
+	 */
+	if (rxe_psn_diff(psn, req->una) >= 0)
+		req->wait_start = jiffies;
 	switch (pkt->info.opcode & ~RXE_TR_MASK) {
 	case RXE_OP_READ_RESP_FIRST:
 	case RXE_OP_READ_RESP_MIDDLE:

@@ -233,6 +233,7 @@ static void rxe_req_forget(struct rxe_qp *qp)
 	req->rd_atomic = 0;
 	req->rnr_wait = false;
 	req->stopped = false;
+	req->goback_wait = false;
 }
 
 void rxe_req_modify(struct rxe_qp *qp, const struct ib_qp_attr *attr,
@@ -678,6 +679,7 @@ static void rxe_req_flush(struct rxe_qp *qp)
 	req->next = req->head;
 	req->rd_atomic = 0;
 	req->rnr_wait = false;
+	req->goback_wait = false;
 	req->una = req->psn;
 }
 

@@ -92,8 +92,12 @@ struct rxe_req {
 	/* jiffies: the wait for an acknowledgement started (progress,
 	 * a retransmission, or a send with nothing outstanding) */
 	unsigned long wait_start;
-	u32 goback_psn;		/* last retransmission start ... */
-	unsigned long goback_time;	/* ... and when (jiffies) */
+	/*
+	 * A retransmission is under way: until the acknowledged PSNs
+	 * advance (or the retry timer expires), the peer's answers to the
+	 * old packets, which still arrive, ask for nothing more.
+	 */
+	bool goback_wait;
 };
 
 /* rxe_req.c: run the requester and completer now (or have the running
