@@ -355,13 +355,14 @@ static void rxe_comp_pkt(struct rxe_qp *qp, struct rxe_pkt *pkt)
 	if (rxe_psn_diff(psn, req->sent_psn) >= 0)
 		return;
 	/*
-	 * The peer answers something outstanding: the retry timer measures
-	 * its silence.  After a retransmission the answers to the packets
-	 * sent before it drain first; each expiry during that drain would
-	 * send the window again and use up retry_cnt on a live peer.
+	 * The peer answers: the retry timer measures its silence.  After a
+	 * retransmission the peer first drains the answers to what was sent
+	 * before (older PSNs too: duplicates it answers again); each expiry
+	 * during that drain sent the window once more, which lengthened the
+	 * drain, until retry_cnt ran out on a live peer.  The drain is
+	 * finite: without progress nothing but the timer sends again.
 	 */
-	if (rxe_psn_diff(psn, req->una) >= 0)
-		req->wait_start = jiffies;
+	req->wait_start = jiffies;
 	switch (pkt->info.opcode & ~RXE_TR_MASK) {
 	case RXE_OP_READ_RESP_FIRST:
 	case RXE_OP_READ_RESP_MIDDLE:
