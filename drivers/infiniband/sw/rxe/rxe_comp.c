@@ -50,7 +50,6 @@ static void rxe_comp_progress(struct rxe_qp *qp, u32 una)
 		return;
 	req->una = una;
 	req->goback_wait = false;
-	req->wait_start = jiffies;
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	if (rxe_psn_diff(req->sent_psn, una) > 0)

@@ -89,13 +89,14 @@ struct rxe_req {
 	bool stopped;		/* a WQE failed: take nothing more */
 	bool nomem;		/* no private copies: the QP goes to ERR */
 	u32 rnr_psn;
-	/* jiffies: the wait for an acknowledgement started (progress,
-	 * a retransmission, or a send with nothing outstanding) */
+	/* jiffies: the wait for an acknowledgement started (any response
+	 * from the peer, a retransmission, or a send with nothing
+	 * outstanding) */
 	unsigned long wait_start;
 	/*
 	 * A retransmission is under way: until the acknowledged PSNs
-	 * advance (or the retry timer expires), the peer's answers to the
-	 * old packets, which still arrive, ask for nothing more.
+	 * advance, the peer's answers to the old packets, which still
+	 * arrive, ask for nothing more; only the retry timer resends.
 	 */
 	bool goback_wait;
 };
