@@ -189,6 +189,30 @@ static void rxe_comp_local_err(struct rxe_qp *qp, struct rxe_swqe *sw,
 					 IB_WC_LOC_PROT_ERR);
 }
 
+/*
+ * A response to a PSN after the one @sw waits for (its next read
+ * response, or its atomic ACK) arrived first: the peer answers in PSN
+ * order, so that answer is lost (an implicit NAK).  Ask again
+ * from there instead of waiting for the retry timer; for the last
+ * packet of a read and for every atomic, later responses are the only
+ * sign of the loss.  Answers still on their way from before a
+ * retransmission show the same gap: rxe_comp_goback_once() keeps that
+ * to one retransmission.
+ */
+static void rxe_comp_gap(struct rxe_qp *qp, struct rxe_swqe *sw, u32 psn)
+{
+	u32 want;
+
+	if (sw->kind == RXE_SWQE_READ)
+		want = sw->rd_psn;
+	else if (sw->kind == RXE_SWQE_ATOMIC)
+		want = sw->first_psn;
+	else
+		return;
+	if (rxe_psn_diff(psn, want) > 0)
+		rxe_comp_goback_once(qp, want);
+}
+
 static void rxe_comp_read_resp(struct rxe_qp *qp, struct rxe_pkt *pkt)
 {
 	u32 psn = pkt->info.psn, mtu = rxe_req_mtu(qp);
@@ -198,14 +222,11 @@ static void rxe_comp_read_resp(struct rxe_qp *qp, struct rxe_pkt *pkt)
 	int want, again, ret;
 	u8 op;
 
-	if (!sw || sw->kind != RXE_SWQE_READ ||
-	    rxe_psn_diff(psn, sw->first_psn) < 0 ||
-	    rxe_psn_diff(psn, sw->last_psn) > 0)
-		return;	/* stale or not ours */
-	if (psn != sw->rd_psn) {
-		/* a response is missing: read again from there */
-		if (rxe_psn_diff(psn, sw->rd_psn) > 0)
-			rxe_comp_goback_once(qp, sw->rd_psn);
+	if (!sw)
+		return;	/* stale */
+	if (sw->kind != RXE_SWQE_READ || psn != sw->rd_psn) {
+		/* older: stale; later: a response is missing */
+		rxe_comp_gap(qp, sw, psn);
 		return;
 	}
 	if (psn == sw->first_psn)
@@ -248,8 +269,12 @@ static void rxe_comp_atomic_ack(struct rxe_qp *qp, struct rxe_pkt *pkt)
 	u64 orig;
 	int ret;
 
-	if (!sw || sw->kind != RXE_SWQE_ATOMIC || sw->first_psn != psn)
+	if (!sw)
 		return;
+	if (sw->kind != RXE_SWQE_ATOMIC || sw->first_psn != psn) {
+		rxe_comp_gap(qp, sw, psn);
+		return;
+	}
 	orig = rxe_atmack_orig(rxe_pkt_ext(pkt, RXE_HDR_ATMACK));
 	rxe_wqe_seek(sw->wqe, 0);
 	ret = rxe_dma_copy(to_rpd(qp->ibqp.pd), IB_ACCESS_LOCAL_WRITE,
@@ -425,6 +450,7 @@ void rxe_comp_process(struct rxe_qp *qp)
 		if (!req->stopped)
 			rxe_comp_pkt(qp, rxe_pkt(skb));
 		kfree_skb(skb);
+		rxe_req_yield(qp);
 	}
 	if (!skb_queue_empty(&req->resp_pkts))
 		rxe_req_kick(qp);

@@ -92,6 +92,12 @@ u64 rxe_ack_timeout_us(u8 timeout)
 	return (4096ULL << (timeout & 31)) / 1000;
 }
 
+u64 rxe_ack_backoff_us(u8 timeout, u32 expired)
+{
+	return rxe_ack_timeout_us(timeout) <<
+	       min_t(u32, expired, RXE_RETRY_BACKOFF_SHIFT);
+}
+
 /* ---- ring bookkeeping ---- */
 
 u32 rxe_req_ring_next(struct rxe_qp *qp, u32 index)
@@ -173,8 +179,13 @@ static void rxe_req_rnr_expired(struct timer_list *t)
 
 unsigned long rxe_req_retry_jiffies(struct rxe_qp *qp)
 {
-	u64 us = rxe_ack_timeout_us(qp->attr.timeout);
+	u32 expired = 0;
+	u64 us;
 
+	/* expiries since the last progress (retry_left counts them down) */
+	if (qp->attr.retry_cnt > qp->req.retry_left)
+		expired = qp->attr.retry_cnt - qp->req.retry_left;
+	us = rxe_ack_backoff_us(qp->attr.timeout, expired);
 	if (!us)
 		return 0;
 	return max(usecs_to_jiffies(us > 100000000ULL ? 100000000U : (u32)us),
@@ -192,11 +203,19 @@ void rxe_req_arm_retry(struct rxe_qp *qp, bool restart)
 	mod_timer(&qp->req.retry_timer, jiffies + j);
 }
 
+static void rxe_req_run_in(struct rxe_qp *qp, bool may_sleep);
+
+void rxe_req_yield(struct rxe_qp *qp)
+{
+	if (qp->req.may_sleep)
+		cond_resched();
+}
+
 static void rxe_req_work(struct work_struct *w)
 {
 	struct rxe_qp *qp = container_of(w, struct rxe_qp, req.work);
 
-	rxe_req_run(qp);
+	rxe_req_run_in(qp, true);
 }
 
 void rxe_req_init(struct rxe_qp *qp)
@@ -585,6 +604,7 @@ static void rxe_req_send_wqe(struct rxe_qp *qp, struct rxe_swqe *sw, u32 mtu,
 			return;
 		}
 		(*budget)--;
+		rxe_req_yield(qp);
 		if (rxe_psn_diff(sw->next_psn, qp->req.sent_psn) < 0)
 			rxe_counter_inc(rxe, RXE_CNT_RETRANSMIT);
 		if (rc)
@@ -735,7 +755,8 @@ static bool rxe_req_pass(struct rxe_qp *qp)
 	return budget <= 0;
 }
 
-void rxe_req_run(struct rxe_qp *qp)
+/* @may_sleep: the work item, which yields the CPU between packets */
+static void rxe_req_run_in(struct rxe_qp *qp, bool may_sleep)
 {
 	struct rxe_req *req = &qp->req;
 	bool more;
@@ -751,10 +772,13 @@ void rxe_req_run(struct rxe_qp *qp)
 		return;
 	}
 	req->busy = true;
+	req->may_sleep = may_sleep;
 	for (;;) {
 		req->again = false;
 		spin_unlock_bh(&req->lock);
 		more = rxe_req_pass(qp);
+		if (may_sleep)
+			cond_resched();
 		spin_lock_bh(&req->lock);
 		if (more) {
 			/* yield: the work item goes on later */
@@ -768,4 +792,9 @@ void rxe_req_run(struct rxe_qp *qp)
 	}
 	req->busy = false;
 	spin_unlock_bh(&req->lock);
+}
+
+void rxe_req_run(struct rxe_qp *qp)
+{
+	rxe_req_run_in(qp, false);
 }

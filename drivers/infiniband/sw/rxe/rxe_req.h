@@ -88,6 +88,7 @@ struct rxe_req {
 	bool rnr_wait;		/* stopped by an RNR NAK */
 	bool stopped;		/* a WQE failed: take nothing more */
 	bool nomem;		/* no private copies: the QP goes to ERR */
+	bool may_sleep;		/* the runner is the work item */
 	u32 rnr_psn;
 	/* jiffies: the wait for an acknowledgement started (any response
 	 * from the peer, a retransmission, or a send with nothing
@@ -105,6 +106,15 @@ struct rxe_req {
  * instance look again); safe in any context but hard IRQ */
 void rxe_req_run(struct rxe_qp *qp);
 
+/*
+ * Let others have the CPU between two packets when the runner is the
+ * work item.  Without it, a kernel without forced preemption (the
+ * distributions' default) let one pass keep a CPU for tens of
+ * milliseconds in a slow guest, and the packets it had just sent waited
+ * in that CPU's backlog for ksoftirqd; the peer saw silence.
+ */
+void rxe_req_yield(struct rxe_qp *qp);
+
 /* ---- pure helpers (rxe_req.c), unit-tested by KUnit ---- */
 
 /* bytes of one packet for path MTU enum @mtu (IB_MTU_256..4096) */
@@ -118,6 +128,16 @@ int rxe_req_op(u32 wr_opcode, bool first, bool last);
 u32 rxe_rnr_timer_us(u8 code);
 /* the local ACK timeout 4.096 us * 2^@timeout in microseconds (0: none) */
 u64 rxe_ack_timeout_us(u8 timeout);
+/*
+ * The wait after @expired retry-timer expiries without progress: the
+ * timeout doubled per expiry, at most 2^RXE_RETRY_BACKOFF_SHIFT times.
+ * The ACK timeout is a lower bound (a spurious expiry resends the whole
+ * window); waiting longer each time lets a peer that is only slow catch
+ * up before retry_cnt runs out.  With retry_cnt 7 the peer has 47
+ * timeouts of silence instead of 8.
+ */
+#define RXE_RETRY_BACKOFF_SHIFT	3
+u64 rxe_ack_backoff_us(u8 timeout, u32 expired);
 
 /* payload bytes per request packet of @qp */
 u32 rxe_req_mtu(struct rxe_qp *qp);

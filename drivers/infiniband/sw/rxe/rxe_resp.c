@@ -390,8 +390,8 @@ static int rxe_resp_read_send(struct rxe_resp_ctx *c, u32 rkey, u64 va,
 		}
 		memset(rxe_pkt_payload(pkt) + plen, 0, pkt->info.pad);
 		rxe_pkt_send(c->qp, &c->qp->pri_av, skb);
-		if ((i & 63) == 63)
-			cond_resched();
+		/* see rxe_req_yield(): what was sent waits for a free CPU */
+		cond_resched();
 	}
 	if (mr)
 		rxe_elem_put(&mr->elem);
@@ -869,6 +869,7 @@ static void rxe_resp_work(struct work_struct *work)
 		if (!skb)
 			break;
 		rxe_resp_packet(qp, skb);
+		cond_resched();
 	}
 	if (qp->resp.dup_ack)
 		rxe_resp_dup_ack(qp);

@@ -70,9 +70,22 @@ counters() {
 	done | tr '\n' ' '
 }
 
+# what one run added to the counters that show recovery: "name +N ..."
+counters_delta() {
+	local a b name
+	declare -A was
+	for a in $1; do was[${a%%=*}]=${a#*=}; done
+	for b in $2; do
+		name=${b%%=*}
+		[ "${b#*=}" = "${was[$name]:-0}" ] ||
+			printf '%s +%s ' "$name" $(( ${b#*=} - ${was[$name]:-0} ))
+	done
+}
+
 fails=0
 declare -A clean
 table=()
+failed=()	# one line per failed run, repeated at the very end
 for c in "${CONDS[@]}"; do
 	read -r cond netem <<<"$c"
 	[ -z "${NETEM_CONDS:-}" ] || [[ " $NETEM_CONDS " == *" $cond "* ]] || continue
@@ -92,6 +105,7 @@ for c in "${CONDS[@]}"; do
 		[ -z "${NETEM_TOOLS:-}" ] || [[ " $NETEM_TOOLS " == *" $label "* ]] || continue
 		args=${args//G/$g0}
 		ts=$(date +%s)
+		run_before=$(counters)
 		# server on rxe1 in ns2, client on rxe0 in ns1
 		# shellcheck disable=SC2086
 		if TOOL_SERVER_ARGS="-d rxe1" TOOL_CLIENT_ARGS="-d rxe0" \
@@ -100,8 +114,10 @@ for c in "${CONDS[@]}"; do
 		else
 			val="FAILED -"
 			fails=$((fails + 1))
+			failed+=("$cond-$label: $(grep -m 1 "^FAIL $cond-$label " "$TOOLS_WORK/results" | cut -d' ' -f3-) $(grep -h -m 2 -iE 'error|status|fail' "$TOOLS_WORK/$cond-$label.client" "$TOOLS_WORK/$cond-$label.server" 2>/dev/null | tr -s ' \n' ' ')")
+			failed+=("    counters now: $(counters)")
 		fi
-		echo "    $cond $label: $val ($(( $(date +%s) - ts )) s)"
+		echo "    $cond $label: $val ($(( $(date +%s) - ts )) s) $(counters_delta "$run_before" "$(counters)")"
 		read -r v unit <<<"$val"
 		[ "$cond" = clean ] && clean[$label]=$v
 		pct=-
@@ -127,5 +143,10 @@ for end in "ns1 veth0" "ns2 veth1"; do
 done
 netem_cleanup
 rm -rf "$TOOLS_WORK"
-[ "$fails" = 0 ] || die "$fails run(s) failed"
+if [ "$fails" != 0 ]; then
+	# last, where a CI summary that keeps only the tail shows it
+	echo "=== failed runs"
+	printf '%s\n' "${failed[@]}"
+	die "$fails run(s) failed"
+fi
 echo "datapath-netem: all runs passed"

@@ -107,6 +107,15 @@ static void rxe_kunit_req_timers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rxe_ack_timeout_us(1), 8ULL);
 	KUNIT_EXPECT_EQ(test, rxe_ack_timeout_us(14), 67108ULL);
 	KUNIT_EXPECT_EQ(test, rxe_ack_timeout_us(31), 8796093022ULL);
+
+	/* doubled per expiry without progress, up to 8 times */
+	KUNIT_EXPECT_EQ(test, rxe_ack_backoff_us(14, 0), 67108ULL);
+	KUNIT_EXPECT_EQ(test, rxe_ack_backoff_us(14, 1), 2 * 67108ULL);
+	KUNIT_EXPECT_EQ(test, rxe_ack_backoff_us(14, 2), 4 * 67108ULL);
+	KUNIT_EXPECT_EQ(test, rxe_ack_backoff_us(14, 3), 8 * 67108ULL);
+	KUNIT_EXPECT_EQ(test, rxe_ack_backoff_us(14, 7), 8 * 67108ULL);
+	KUNIT_EXPECT_EQ(test, rxe_ack_backoff_us(14, 1000), 8 * 67108ULL);
+	KUNIT_EXPECT_EQ(test, rxe_ack_backoff_us(0, 5), 0ULL);
 }
 
 static struct kunit_case rxe_kunit_req_cases[] = {
