@@ -58,7 +58,7 @@ ip netns exec ns2 rdma link add rxe1 type rxe netdev veth1 || die "rxe1 in ns2"
 g0=$(gid_index_wait rxe0 4 ns1)
 g1=$(gid_index_wait rxe1 4 ns2)
 [ "$g0" = "$g1" ] || die "IPv4 GID index differs: rxe0 $g0, rxe1 $g1"
-echo "rxe0 (ns1) and rxe1 (ns2): IPv4 RoCE v2 GID index $g0"
+echo "rxe0 (ns1) and rxe1 (ns2): IPv4 RoCE v2 GID index $g0 (set up in ${SECONDS}s)"
 
 # counters of both devices, summed, for the ones that show recovery
 counters() {
@@ -89,7 +89,7 @@ failed=()	# one line per failed run, repeated at the very end
 for c in "${CONDS[@]}"; do
 	read -r cond netem <<<"$c"
 	[ -z "${NETEM_CONDS:-}" ] || [[ " $NETEM_CONDS " == *" $cond "* ]] || continue
-	echo "=== $cond${netem:+: netem $netem}"
+	echo "=== $cond${netem:+: netem $netem} (at ${SECONDS}s)"
 	for end in "ns1 veth0" "ns2 veth1"; do
 		read -r ns dev <<<"$end"
 		tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null
@@ -141,8 +141,10 @@ for end in "ns1 veth0" "ns2 veth1"; do
 	read -r ns dev <<<"$end"
 	tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null
 done
+t0=$SECONDS
 netem_cleanup
 rm -rf "$TOOLS_WORK"
+echo "cleanup took $((SECONDS - t0))s; scenario ${SECONDS}s"
 if [ "$fails" != 0 ]; then
 	# last, where a CI summary that keeps only the tail shows it
 	echo "=== failed runs"
