@@ -1,18 +1,28 @@
 #!/bin/bash
-# build-checks.sh RESULTS KDIR: build our modules in scratch copies of the
-# tree, once per check, and append "PASS|FAIL build:<check>" lines.
+# build-checks.sh RESULTS KDIR [TIMINGS]: build our modules in scratch
+# copies of the tree and append "PASS|FAIL build:<check>" lines (and
+# "seconds build:<check>" lines to TIMINGS).
 #
 #   build:w1            W=1 against the test kernel, no warning in our files
 #   build:sparse        sparse (C=2), no warning in our files
 #   build:cxx-compat    -Wc++-compat, no warning located in our files
 #   build:stock-headers Debian's linux-headers-*-amd64 (6.1), clean build
 #   build:harness       the harness's own scratch modules (self-tests)
-#   build:upstream-overlap  no code repeated from upstream Linux
+#   build:upstream-overlap  no code repeated from upstream Linux (only where
+#                       ../shared/tools/upstream-overlap exists; the log says
+#                       when it is not there)
 #
-# The W=1 copy (build/kbuild/w1) is what the VM tests load.
+# The first three are one build (W=1, C=2 and -Wc++-compat together) whose
+# diagnostics are sorted by origin: gcc's "[-Wc++-compat]" ones, gcc's
+# other "[-W...]" ones and errors, and untagged ones (sparse's, and the
+# few warnings gcc gives without an option) under build:sparse.  That
+# build is a test build (RXE_TEST_HOOKS=1: rdma_rxe's fault injection,
+# drivers/infiniband/sw/rxe/rxe_test_hooks.h) and is what the VM tests load
+# (build/kbuild/w1).  build:stock-headers builds what users get (no hooks).
 set -u
 results=$1
 kdir=$2
+timings=${3:-/dev/null}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 top=$repo/build/kbuild
 mkdir -p "$top"
@@ -49,30 +59,48 @@ our_diagnostics() {
 		grep -Ev "identifier [^ ]*(bool|true|false|class|namespace)[^ ]* conflicts with C\\+\\+ keyword"
 }
 
-# kbuild CHECK KDIR [make args...]: build a fresh copy, judge its log
+# kbuild NAME KDIR [make args...]: build a fresh copy into $top/NAME;
+# 0 when make succeeded (the log is $top/NAME.log)
 kbuild() {
-	local check=$1 k=$2 dest=$top/$1 log=$top/$1.log
+	local name=$1 k=$2 dest=$top/$1 log=$top/$1.log start rc
 	shift 2
+	start=$(date +%s)
 	copy_tree "$dest"
-	if ! make -C "$k" M="$dest" "$@" modules >"$log" 2>&1; then
-		record FAIL "$check"
-		echo "---- build:$check failed:"
+	make -C "$k" M="$dest" "$@" modules >"$log" 2>&1
+	rc=$?
+	echo "$(( $(date +%s) - start )) build:$name" >>"$timings"
+	if [ "$rc" != 0 ]; then
+		echo "---- build $name failed:"
 		grep -E 'error|Error' "$log" | head -n 40
-		return 1
 	fi
-	if our_diagnostics "$dest" "$log" >"$log.ours"; then
-		record FAIL "$check"
-		echo "---- build:$check: diagnostics in our files:"
-		head -n 40 "$log.ours"
-		return 1
+	return "$rc"
+}
+
+# judge CHECK OK LINES_FILE: PASS when make succeeded (OK=0) and
+# LINES_FILE is empty
+judge() {
+	if [ "$2" != 0 ]; then
+		record FAIL "$1"
+	elif [ -s "$3" ]; then
+		record FAIL "$1"
+		echo "---- build:$1: diagnostics in our files:"
+		head -n 40 "$3"
+	else
+		record PASS "$1"
 	fi
-	record PASS "$check"
 }
 
 jobs=$(( $(nproc) + 1 ))
-kbuild w1 "$kdir" -j"$jobs" W=1
-kbuild sparse "$kdir" -j"$jobs" C=2
-kbuild cxx-compat "$kdir" -j"$jobs" KCFLAGS=-Wc++-compat
+kbuild w1 "$kdir" -j"$jobs" W=1 C=2 KCFLAGS=-Wc++-compat RXE_TEST_HOOKS=1
+ok=$?
+log=$top/w1.log
+our_diagnostics "$top/w1" "$log" >"$log.ours"
+grep -F '[-Wc++-compat]' "$log.ours" >"$log.cxx-compat"
+grep -vF '[-Wc++-compat]' "$log.ours" | grep -E '\[-W[^]]*\]$|: error|modpost' >"$log.w1"
+grep -vF '[-Wc++-compat]' "$log.ours" | grep -vE '\[-W[^]]*\]$|: error|modpost' >"$log.sparse"
+judge w1 "$ok" "$log.w1"
+judge sparse "$ok" "$log.sparse"
+judge cxx-compat "$ok" "$log.cxx-compat"
 
 stock=$(ls -d /usr/src/linux-headers-6.1*-amd64 2>/dev/null | sort -V | tail -n 1)
 if [ -z "$stock" ]; then
@@ -80,6 +108,9 @@ if [ -z "$stock" ]; then
 	echo "---- no /usr/src/linux-headers-6.1*-amd64 (apt-get install linux-headers-amd64)"
 else
 	kbuild stock-headers "$stock" -j"$jobs"
+	ok=$?
+	our_diagnostics "$top/stock-headers" "$top/stock-headers.log" >"$top/stock-headers.log.ours"
+	judge stock-headers "$ok" "$top/stock-headers.log.ours"
 fi
 
 # Harness scratch modules, built into the W=1 copy so the VM finds them
@@ -94,8 +125,7 @@ fi
 
 overlap=$repo/../shared/tools/upstream-overlap
 if [ ! -x "$overlap" ]; then
-	record FAIL upstream-overlap
-	echo "---- $overlap not found"
+	echo "---- build:upstream-overlap not run: $overlap is not there (it exists only beside the team's work tree)"
 elif out=$(cd "$repo" && "$overlap" . 2>&1); then
 	record PASS upstream-overlap
 else

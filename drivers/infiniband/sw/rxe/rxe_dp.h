@@ -36,6 +36,7 @@ struct rxe_pd;
 struct rxe_mr;
 struct rxe_av;
 struct rxe_dma_info;
+struct ib_qp_attr;
 
 /* rxe.c: the module's workqueue for QP work items */
 extern struct workqueue_struct *rxe_wq;

@@ -25,6 +25,7 @@
 #include "rxe.h"
 #include "rxe_obj.h"
 #include "rxe_dp.h"
+#include "rxe_test_hooks.h"
 
 /* packets one run of the work item takes before it yields */
 #define RXE_RESP_BUDGET		64
@@ -440,7 +441,7 @@ static int rxe_resp_atomic(struct rxe_resp_ctx *c)
 	struct rxe_resp *resp = c->resp;
 	u8 *ae = rxe_pkt_ext(c->pkt, RXE_HDR_ATMETH);
 	u8 op = c->pkt->info.opcode & ~RXE_TR_MASK;
-	u64 va = rxe_atmeth_va(ae), orig = 0;
+	u64 va = rxe_atmeth_va(ae), orig = 0, again, cmp_add, swap;
 	struct rxe_resp_res *res;
 	struct rxe_mr *mr;
 	int ret;
@@ -451,12 +452,12 @@ static int rxe_resp_atomic(struct rxe_resp_ctx *c)
 			       IB_ACCESS_REMOTE_ATOMIC);
 	if (!mr)
 		return RXE_RESP_ACCESS;
-	if (op == RXE_OP_CMP_SWAP)
-		ret = rxe_mr_atomic(mr, va, op, rxe_atmeth_comp(ae),
-				    rxe_atmeth_swap_add(ae), &orig);
-	else
-		ret = rxe_mr_atomic(mr, va, op, rxe_atmeth_swap_add(ae), 0,
-				    &orig);
+	cmp_add = op == RXE_OP_CMP_SWAP ? rxe_atmeth_comp(ae) :
+					  rxe_atmeth_swap_add(ae);
+	swap = op == RXE_OP_CMP_SWAP ? rxe_atmeth_swap_add(ae) : 0;
+	ret = rxe_mr_atomic(mr, va, op, cmp_add, swap, &orig);
+	if (!ret && rxe_test_atomic_twice())
+		rxe_mr_atomic(mr, va, op, cmp_add, swap, &again);
 	rxe_elem_put(&mr->elem);
 	if (ret)
 		return ret == -EINVAL ? RXE_RESP_INV_REQ : RXE_RESP_ACCESS;

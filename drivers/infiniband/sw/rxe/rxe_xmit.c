@@ -26,6 +26,7 @@
 #include "rxe.h"
 #include "rxe_obj.h"
 #include "rxe_dp.h"
+#include "rxe_test_hooks.h"
 
 /* RoCEv2 source ports: 0xc000 | 14 bits of a hash of the QPN */
 #define RXE_SPORT_BASE		0xc000
@@ -209,6 +210,7 @@ int rxe_pkt_send(struct rxe_qp *qp, const struct rxe_av *av,
 
 	/* the caller may have moved data: send from the BTH on */
 	skb_pull(skb, (unsigned int)(rxe_pkt(skb)->hdr - skb->data));
+	rxe_test_tx(skb);
 	if (av->network_type == RXE_NETWORK_TYPE_IPV6)
 		ret = rxe_send6(rxe, av, skb, sport);
 	else
