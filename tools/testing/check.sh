@@ -1,39 +1,67 @@
 #!/bin/bash
-# The whole test suite ("make check"): dependencies, test kernel (cached),
-# module build checks, host C++ tests and fuzzing, harness self-tests, then
-# one QEMU boot that runs the KUnit suites and the VM scenarios.  Every
-# stage appends "PASS|FAIL <case>" lines to build/check/results.txt; the
-# last line printed is "N passed, N failed" and any failure exits 1.
+# The test suite: "make check" (CHECK_TIER=check, what CI runs, <= 45 min
+# with the test kernel cached) or "make check-full" (CHECK_TIER=full: also
+# the long matrices, the upstream halves, soaks).  Stages: dependencies,
+# test kernel (cached), module build checks, host C++ tests and fuzzing,
+# harness self-tests, one QEMU boot for KUnit and the VM scenarios, one
+# boot that must die, then the two-VM wire pairs.
 #
-# Environment: FUZZ_SECONDS (per fuzz target, default 20), SCENARIOS (VM
-# scenarios to run, default all in tools/testing/vm/scenarios), VM_TIMEOUT.
+# Every stage appends "PASS|FAIL <case>" lines to build/check/results.txt.
+# Accounting: a stage that exits non-zero without recording a failure gets
+# "FAIL stage:<name>"; every case a stage must produce (its census) that
+# is missing gets "FAIL <case> (no result)".  The last lines printed are
+# the slowest stages and cases, then "N passed, N failed"; any failure
+# exits 1.
+#
+# Environment: CHECK_TIER (check|full), FUZZ_SECONDS (per fuzz target),
+# SCENARIOS (VM scenarios to run instead of the tier's), VM_TIMEOUT,
+# WIRE_TIMEOUT, WIRE_PAIRS (names in tools/testing/vm/wire instead of the
+# tier's), CHECK_STAGES (stage names to run, default all).
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+vm=$repo/tools/testing/vm
 out=$repo/build/check
 results=$out/results.txt
+timings=$out/timings.txt
+tier=${CHECK_TIER:-check}
+case "$tier" in
+check|full) ;;
+*) echo "check: CHECK_TIER must be check or full" >&2; exit 2 ;;
+esac
+export CHECK_TIER=$tier
 rm -rf "$out"
 mkdir -p "$out"
 : >"$results"
+: >"$timings"
 t0=$(date +%s)
 
-stage() { printf '\n=== %s (%d s)\n' "$*" $(( $(date +%s) - t0 )); }
+# shellcheck source=tools/testing/accounting.sh
+. "$repo/tools/testing/accounting.sh"
+
+want() {	# want STAGE: run this stage (CHECK_STAGES)
+	[ -z "${CHECK_STAGES:-}" ] || [[ " $CHECK_STAGES " == *" $1 "* ]]
+}
 
 summary() {
 	local passed failed
 	passed=$(grep -c '^PASS ' "$results")
 	failed=$(grep -c '^FAIL ' "$results")
+	echo
+	echo "slowest stages and cases (seconds):"
+	sort -rn "$timings" | head -n 10 | awk '{ printf "  %6d  %s\n", $1, $2 }'
 	if [ "$failed" -gt 0 ]; then
 		echo
 		echo "failed cases:"
 		grep '^FAIL ' "$results" | sed 's/^FAIL /  /'
 	fi
 	echo
-	echo "check took $(( $(date +%s) - t0 )) s; results in $results"
+	echo "$tier took $(( $(date +%s) - t0 )) s; results in $results"
 	echo "$passed passed, $failed failed"
 	[ "$failed" = 0 ]
 	exit $?
 }
 
+echo "check: tier $tier"
 stage "dependencies"
 if ! "$repo/tools/testing/deps.sh"; then
 	echo "FAIL deps" >>"$results"
@@ -41,7 +69,7 @@ if ! "$repo/tools/testing/deps.sh"; then
 fi
 
 stage "test kernel"
-if kdir=$("$repo/tools/testing/vm/build-kernel.sh"); then
+if kdir=$("$vm/build-kernel.sh"); then
 	echo "PASS build:test-kernel" | tee -a "$results"
 	echo "kernel: $kdir (built in $(cat "$kdir/.build-seconds") s, cached)"
 else
@@ -49,52 +77,107 @@ else
 	summary
 fi
 
-stage "module build checks"
-"$repo/tools/testing/build-checks.sh" "$results" "$kdir"
-
-stage "host tests"
-"$repo/tools/testing/unit/run.sh" "$results" --fuzz-seconds "${FUZZ_SECONDS:-20}"
-
-stage "in-VM user-space tests (build)"
-if cmake -S "$repo/tools/testing/selftests" -B "$repo/build/selftests" >"$out/selftests.log" 2>&1 &&
-   cmake --build "$repo/build/selftests" -j2 >>"$out/selftests.log" 2>&1; then
-	echo "PASS build:selftests" | tee -a "$results"
-else
-	echo "FAIL build:selftests" | tee -a "$results"
-	tail -n 30 "$out/selftests.log"
+if want build; then
+	stage "module build checks"
+	build_cases=(build:w1 build:sparse build:cxx-compat build:stock-headers build:harness)
+	[ -x "$repo/../shared/tools/upstream-overlap" ] && build_cases+=(build:upstream-overlap)
+	run_stage build "${build_cases[@]}" -- \
+		"$repo/tools/testing/build-checks.sh" "$results" "$kdir" "$timings"
 fi
 
-stage "harness self-tests"
-"$repo/tools/testing/vm/tests/run.sh" "$results"
-
-stage "VM: KUnit and scenarios"
-if grep -q '^PASS build:w1$' "$results"; then
-	if [ -n "${SCENARIOS:-}" ]; then
-		read -r -a scen <<<"$SCENARIOS"
-	else
-		scen=()
-		for s in "$repo"/tools/testing/vm/scenarios/*.sh; do
-			scen+=("$(basename "$s" .sh)")
-		done
+if want host; then
+	stage "host tests"
+	host_cases=(host-build:cmake host-build:cxx-compat host-build:c-compat host-build:tests fuzz-build)
+	for f in "$repo"/tools/testing/unit/fuzz/*.cpp; do
+		host_cases+=("fuzz:$(basename "$f" .cpp)")
+	done
+	run_stage host "${host_cases[@]}" -- \
+		"$repo/tools/testing/unit/run.sh" "$results" --fuzz-seconds "${FUZZ_SECONDS:-20}"
+	# census: at least one case per TEST/TEST_F/TEST_P in the sources
+	declared=$(cat "$repo"/tools/testing/unit/*_test.cpp | grep -cE '^TEST(_F|_P)?\(')
+	ran=$(grep -cE '^(PASS|FAIL) host:' "$results")
+	if [ "$ran" -lt "$declared" ]; then
+		record FAIL "host:census ($ran cases reported, $declared TEST macros in the sources)"
 	fi
-	"$repo/tools/testing/vm/run-vm.sh" --kdir "$kdir" --moddir "$repo/build/kbuild/w1" \
-		--out "$out/vm" --results "$results" --timeout "${VM_TIMEOUT:-4800}" "${scen[@]}"
-else
-	echo "FAIL vm:not-run (modules did not build)" | tee -a "$results"
 fi
 
-stage "VM: two VMs on one wire"
-"$repo/tools/testing/vm/wire-pair.sh" --kdir "$kdir" --results "$results" \
-	"$repo/tools/testing/vm/wire/udp-echo-a.sh" "$repo/tools/testing/vm/wire/udp-echo-b.sh"
+if want selftests; then
+	stage "in-VM user-space tests (build)"
+	run_stage selftests build:selftests -- build_selftests
+fi
 
-stage "VM: our rxe and upstream's on one wire"
-# issue 5, acceptance 4: every tool both ways between the two stacks
-if grep -q '^PASS build:w1$' "$results"; then
-	"$repo/tools/testing/vm/wire-pair.sh" --kdir "$kdir" --moddir "$repo/build/kbuild/w1" \
-		--results "$results" \
-		"$repo/tools/testing/vm/wire/rxe-interop-a.sh" "$repo/tools/testing/vm/wire/rxe-interop-b.sh"
-else
-	echo "FAIL vm-wire:rxe-interop (modules did not build)" | tee -a "$results"
+if want harness; then
+	stage "harness self-tests"
+	run_stage harness -- "$vm/tests/run.sh" "$results" "$kdir"
+fi
+
+# scenarios of this tier: every one in scenarios/, less those marked
+# "# tier: full" unless the tier is full
+tier_scenarios() {
+	local s
+	for s in "$vm"/scenarios/*.sh; do
+		if [ "$tier" != full ] && grep -q '^# tier: full' "$s"; then
+			continue
+		fi
+		basename "$s" .sh
+	done
+}
+
+if want vm; then
+	stage "VM: KUnit and scenarios"
+	if grep -q '^PASS build:w1$' "$results"; then
+		if [ -n "${SCENARIOS:-}" ]; then
+			read -r -a scen <<<"$SCENARIOS"
+		else
+			mapfile -t scen < <(tier_scenarios)
+		fi
+		vm_cases=(vm:kmemleak)
+		for s in "${scen[@]}"; do vm_cases+=("vm:$s"); done
+		run_stage vm "${vm_cases[@]}" -- \
+			"$vm/run-vm.sh" --kdir "$kdir" --moddir "$repo/build/kbuild/w1" \
+			--out "$out/vm" --results "$results" --timings "$timings" \
+			--timeout "${VM_TIMEOUT:-4800}" "${scen[@]}"
+	else
+		record FAIL "vm:not-run (modules did not build)"
+	fi
+fi
+
+if want vm-dies; then
+	stage "harness self-test: a VM that dies"
+	run_stage vm-dies harness:vm-dies -- "$vm/tests/vm-dies.sh" "$results" "$kdir" \
+		"$repo/build/kbuild/w1" "$out/vm-dies"
+fi
+
+# wire pairs of this tier: "NAME" for wire/NAME-a.sh + wire/NAME-b.sh;
+# a pair marked "# tier: full" in its -a script runs only in full
+tier_pairs() {
+	local a
+	for a in "$vm"/wire/*-a.sh; do
+		if [ "$tier" != full ] && grep -q '^# tier: full' "$a"; then
+			continue
+		fi
+		basename "$a" -a.sh
+	done
+}
+
+if want wire; then
+	if [ -n "${WIRE_PAIRS:-}" ]; then
+		read -r -a pairs <<<"$WIRE_PAIRS"
+	else
+		mapfile -t pairs < <(tier_pairs)
+	fi
+	for p in "${pairs[@]}"; do
+		stage "VM: two VMs on one wire: $p"
+		if grep -q '^PASS build:w1$' "$results"; then
+			run_stage "wire-$p" "vm-wire:$p" -- \
+				"$vm/wire-pair.sh" --kdir "$kdir" --moddir "$repo/build/kbuild/w1" \
+				--results "$results" --timings "$timings" \
+				--timeout "${WIRE_TIMEOUT:-1500}" \
+				"$vm/wire/$p-a.sh" "$vm/wire/$p-b.sh"
+		else
+			record FAIL "vm-wire:$p (modules did not build)"
+		fi
+	done
 fi
 
 summary

@@ -126,3 +126,81 @@ rdma_netns_mode() {
 	done
 	rdma system set netns "$1"
 }
+
+# kmemleak_scan: print kmemleak's report of every object leaked so far.
+# kmemleak reports an object only when it is older than 5 s at the start
+# of a scan and an earlier scan has already seen it (the first scan that
+# meets an object records its checksum and holds it back as possibly in
+# use): so scan, wait until 6 s have passed, scan again.  Returns 2 when
+# kmemleak is off (not built, disabled at boot, or disabled itself).
+kmemleak_scan() {
+	local f=/sys/kernel/debug/kmemleak t0=$SECONDS
+	[ -w "$f" ] || { echo "kmemleak_scan: $f missing (kmemleak off)" >&2; return 2; }
+	echo scan >"$f" || { echo "kmemleak_scan: scan refused (kmemleak disabled)" >&2; return 2; }
+	while [ $((SECONDS - t0)) -lt 6 ]; do sleep 1; done
+	echo scan >"$f" || { echo "kmemleak_scan: scan refused (kmemleak disabled)" >&2; return 2; }
+	cat "$f"
+}
+
+# by_tier CHECK_VALUE FULL_VALUE: the value for this run's tier
+# (CHECK_TIER: "check" for make check, "full" for make check-full)
+by_tier() {
+	if [ "${CHECK_TIER:-check}" = full ]; then echo "$2"; else echo "$1"; fi
+}
+
+# ns_pair_up [MTU]: namespaces ns1 and ns2 joined by a veth pair (veth0
+# 10.0.0.1/24 and fd00::1/64 in ns1, veth1 10.0.0.2/24 and fd00::2/64 in
+# ns2, MTU default 1500), rxe0 born in ns1 on veth0 and rxe1 in ns2 on
+# veth1 (our stack: each device's RoCE socket lives in its namespace, so
+# their packets cross the veth and its qdiscs).  Needs netns mode shared.
+# Sets NS_G4 and NS_G6 (the IPv4 and IPv6 RoCE v2 GID index, the same on
+# both devices).  Undo with ns_pair_down.
+ns_pair_up() {
+	local mtu=${1:-1500}
+	rdma_netns_mode shared || die "rdma netns mode shared"
+	ip netns add ns1 && ip netns add ns2 || die "netns add"
+	ip link add veth0 type veth peer name veth1 || die "veth add"
+	ip link set veth0 netns ns1 && ip link set veth1 netns ns2 || die "veth to namespaces"
+	ip -n ns1 link set veth0 mtu "$mtu" && ip -n ns2 link set veth1 mtu "$mtu" || die "mtu $mtu"
+	ip -n ns1 addr add 10.0.0.1/24 dev veth0 && ip -n ns2 addr add 10.0.0.2/24 dev veth1 ||
+		die "IPv4 addresses"
+	ip -n ns1 addr add fd00::1/64 dev veth0 nodad && ip -n ns2 addr add fd00::2/64 dev veth1 nodad ||
+		die "IPv6 addresses"
+	ip -n ns1 link set veth0 up && ip -n ns2 link set veth1 up || die "veth up"
+	ip -n ns1 link set lo up && ip -n ns2 link set lo up
+	ip netns exec ns1 rdma link add rxe0 type rxe netdev veth0 || die "rxe0 in ns1"
+	ip netns exec ns2 rdma link add rxe1 type rxe netdev veth1 || die "rxe1 in ns2"
+	# (gid_index_wait is in rdma-tools.sh)
+	NS_G4=$(gid_index_wait rxe0 4 ns1)
+	[ "$(gid_index_wait rxe1 4 ns2)" = "$NS_G4" ] || die "IPv4 GID index differs between rxe0 and rxe1"
+	NS_G6=$(gid_index_wait rxe0 6 ns1)
+	[ "$(gid_index_wait rxe1 6 ns2)" = "$NS_G6" ] || die "IPv6 GID index differs between rxe0 and rxe1"
+	case "$(ip netns exec ns1 cat /sys/class/infiniband/rxe0/ports/1/gids/"$NS_G6")" in
+	fe80:*) die "no global IPv6 GID for fd00::1" ;;
+	esac
+}
+
+# ns_pair_down: undo ns_pair_up (quietly: parts may be gone already)
+ns_pair_down() {
+	local ns
+	for ns in ns1 ns2; do
+		ip netns exec "$ns" rdma link delete rxe0 2>/dev/null
+		ip netns exec "$ns" rdma link delete rxe1 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	return 0
+}
+
+# netem_set QDISC-ARGS|-: the same netem qdisc on both veth ends of the
+# namespace pair ("-": none)
+netem_set() {
+	local end ns dev
+	for end in "ns1 veth0" "ns2 veth1"; do
+		read -r ns dev <<<"$end"
+		tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null
+		if [ "$1" != - ]; then
+			# shellcheck disable=SC2086
+			tc -n "$ns" qdisc add dev "$dev" root netem $1 || die "tc netem $1 on $dev"
+		fi
+	done
+}

@@ -12,6 +12,7 @@
 #   --kdir DIR       test-kernel build tree (default: build-kernel.sh --dir)
 #   --out DIR        output share (default: a fresh temporary directory)
 #   --results FILE   append "PASS|FAIL <prefix><case>" lines here
+#   --timings FILE   append "seconds <prefix><scenario>" lines here
 #   --prefix P       case-name prefix for --results (default "vm:")
 #   --timeout S      whole-run timeout in seconds (default 1800)
 #   --net MODE:PORT[:MAC]  virtio-net on a QEMU socket netdev, MODE listen or
@@ -21,8 +22,16 @@
 # A scenario fails when its script exits non-zero, times out, or the kernel
 # log of its run has a WARN, BUG, oops, KASAN, lockdep, kmemleak, hung-task
 # or "Unknown symbol" report, or the kernel gets tainted with anything but
-# O (out-of-tree module) and N (test).  KUnit output of a scenario is parsed
-# into one case per KUnit test case.
+# O (out-of-tree module) and N (test).  KUnit output of the scenarios is
+# parsed into one case per KUnit test case, and checked against the census
+# of the suites our sources declare (kunit-census.py) for the modules the
+# scenarios name in a "# kunit-modules: GLOB... [!GLOB...]" line.  After the
+# last scenario, kmemleak scans twice (vm:kmemleak); the only leak allowed
+# is the one of the zz-harness-leak self-test ("# expect: kmemleak"), which
+# must be found.
+#
+# Environment passed into the guest: CHECK_TIER, and the variables named
+# in VM_ENV (e.g. VM_ENV="NETEM_CONDS DP_TOOLS").
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -32,6 +41,7 @@ moddir=$repo
 kdir=
 out=
 results=
+timings=
 prefix=vm:
 run_timeout=1800
 net=
@@ -50,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift ;;
 	--out) out=$2; shift ;;
 	--results) results=$2; shift ;;
+	--timings) timings=$2; shift ;;
 	--prefix) prefix=$2; shift ;;
 	--timeout) run_timeout=$2; shift ;;
 	--net) net=$2; shift ;;
@@ -81,7 +92,7 @@ esac
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out"/*.rc "$out"/*.dmesg "$out"/*.log "$out"/*.reports "$out"/*.ktap \
-	"$out"/kmemleak.txt
+	"$out"/kmemleak.txt "$out"/kmemleak.err "$out"/kunit.census
 
 resolved=()
 if [ "$mode" = scenarios ]; then
@@ -107,7 +118,10 @@ fi
 {
 	printf 'export %s=%q\n' REPO "$repo" MODDIR "$moddir" KDIR "$kdir" \
 		STACK "$stack" MODE "$mode" CMD "$cmd" \
-		SCENARIO_TIMEOUT "${SCENARIO_TIMEOUT:-1500}"
+		SCENARIO_TIMEOUT "${SCENARIO_TIMEOUT:-1500}" CHECK_TIER "${CHECK_TIER:-check}"
+	for v in ${VM_ENV:-}; do
+		printf 'export %s=%q\n' "$v" "${!v:-}"
+	done
 	printf 'SCENARIOS=%q\n' "${resolved[*]:-}"
 } >"$out/job.env"
 
@@ -130,9 +144,9 @@ append+=" rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro"
 append+=" init=$here/init.sh panic=-1 log_buf_len=8M quiet"
 append+=" kmemleak=on hung_task_timeout_secs=300 oops=panic"
 # the early IO-APIC timer check fails (panic) when a loaded host delays TCG
-append+=" no_timer_check"
+append+=" no_timer_check${VM_APPEND:+ $VM_APPEND}"
 
-qemu=(qemu-system-x86_64 -machine q35 -cpu max -smp "$smp" -m "$mem"
+qemu=(qemu-system-x86_64 -machine q35 -cpu "${VM_CPU:-max}" -smp "$smp" -m "$mem"
       -nographic -no-reboot -kernel "$bzimage" -append "$append"
       -fsdev "local,id=r,path=/,security_model=none,readonly=on,multidevs=remap"
       -device virtio-9p-pci,fsdev=r,mount_tag=hostroot
@@ -190,6 +204,8 @@ fi
 
 # Taint bits we accept: O (out-of-tree module, 4096) and N (test, 262144).
 taint_ok_mask=$(( ~(4096 | 262144) ))
+ktap_logs=()
+expect_leak=
 
 for s in "${resolved[@]}"; do
 	name=$(basename "$s" .sh)
@@ -199,6 +215,7 @@ for s in "${resolved[@]}"; do
 		why="did not finish (VM died or timed out)"
 	else
 		read -r rc secs taint0 taint1 <"$out/$name.rc"
+		[ -z "$timings" ] || echo "$secs $prefix$name" >>"$timings"
 		[ "$rc" = 0 ] || why="exit status $rc"
 		[ "$rc" = 124 ] && why="timed out"
 		# only taint this scenario added counts against it
@@ -212,14 +229,8 @@ for s in "${resolved[@]}"; do
 		fi
 	fi
 	if [ -f "$out/$name.dmesg" ] && grep -q 'KTAP version\|TAP version' "$out/$name.dmesg"; then
-		python3 "$here/ktap.py" --prefix kunit: "$out/$name.dmesg" >"$out/$name.ktap" ||
-			why="$why${why:+; }KTAP output malformed"
-		while read -r verdict case; do
-			echo "$verdict $case"
-			[ -n "$results" ] && echo "$verdict $case" >>"$results"
-			[ "$verdict" = PASS ] || fails=$((fails + 1))
-		done <"$out/$name.ktap"
-		if grep -q '^FAIL' "$out/$name.ktap"; then
+		ktap_logs+=("$out/$name.dmesg")
+		if python3 "$here/ktap.py" "$out/$name.dmesg" | grep -q '^FAIL'; then
 			echo "---- KUnit failures in $name:"
 			grep -E -A 4 'EXPECTATION FAILED|ASSERTION FAILED|not ok' "$out/$name.dmesg" | head -n 60
 		fi
@@ -235,6 +246,9 @@ for s in "${resolved[@]}"; do
 		fi
 		continue
 	fi
+	# "# expect: kmemleak": the scenario must succeed, and the leak it
+	# leaves must be found by the verdict below
+	grep -q '^# expect: kmemleak' "$s" && [ -z "$why" ] && expect_leak=$name
 	if [ -z "$why" ]; then
 		record PASS "$name"
 	else
@@ -247,15 +261,63 @@ for s in "${resolved[@]}"; do
 	fi
 done
 
-if [ "$mode" = scenarios ] && [ ${#resolved[@]} -gt 0 ]; then
-	if [ ! -f "$out/kmemleak.rc" ]; then
-		record FAIL kmemleak
-		echo "---- kmemleak scan did not run"
-	elif grep -q 'unreferenced object' "$out/kmemleak.txt"; then
-		record FAIL kmemleak
-		head -n 60 "$out/kmemleak.txt"
+# KUnit: one result per case of every log, and the census of the suites
+# the scenarios' "# kunit-modules:" lines name
+census_globs=()
+for s in "${resolved[@]}"; do
+	read -r -a g < <(sed -n 's/^# kunit-modules: *//p' "$s" | head -n 1)
+	census_globs+=("${g[@]}")
+done
+if [ ${#census_globs[@]} -gt 0 ]; then
+	if python3 "$here/kunit-census.py" "$repo" >"$out/kunit.census.all"; then
+		while read -r mod suite n; do
+			keep=0
+			for g in "${census_globs[@]}"; do
+				# shellcheck disable=SC2053
+				case "$g" in
+				!*) [[ $mod == ${g#!} ]] && { keep=0; break; } ;;
+				*) [[ $mod == $g ]] && keep=1 ;;
+				esac
+			done
+			[ "$keep" = 1 ] && echo "$mod $suite $n"
+		done <"$out/kunit.census.all" >"$out/kunit.census"
 	else
-		record PASS kmemleak
+		record FAIL "kunit:census (kunit-census.py failed)"
+	fi
+fi
+if [ ${#ktap_logs[@]} -gt 0 ] || [ -s "$out/kunit.census" ]; then
+	census_args=()
+	[ -f "$out/kunit.census" ] && census_args=(--census "$out/kunit.census")
+	python3 "$here/ktap.py" --prefix kunit: "${census_args[@]}" "${ktap_logs[@]}" /dev/null >"$out/kunit.ktap"
+	while read -r verdict case; do
+		echo "$verdict $case"
+		[ -n "$results" ] && echo "$verdict $case" >>"$results"
+		[ "$verdict" = PASS ] || fails=$((fails + 1))
+	done <"$out/kunit.ktap"
+fi
+
+if [ "$mode" = scenarios ] && [ ${#resolved[@]} -gt 0 ]; then
+	if [ "$(cat "$out/kmemleak.rc" 2>/dev/null)" != done ]; then
+		record FAIL kmemleak
+		echo "---- kmemleak did not scan: $(cat "$out/kmemleak.err" 2>/dev/null || echo 'the VM did not get there')"
+	else
+		"$here/kmemleak-split.py" "$out/kmemleak.txt" >"$out/kmemleak.split"
+		krc=$?
+		harness_leaks=$(sed -n 's/^harness //p' "$out/kmemleak.split")
+		if [ "$krc" = 0 ]; then
+			record PASS kmemleak
+		else
+			record FAIL kmemleak
+			tail -n +3 "$out/kmemleak.split" | head -n 60
+		fi
+		if [ -n "$expect_leak" ]; then
+			if [ "${harness_leaks:-0}" -gt 0 ]; then
+				record PASS "$expect_leak:leak-found"
+			else
+				record FAIL "$expect_leak:leak-found"
+				echo "---- kmemleak did not report the leak of $expect_leak"
+			fi
+		fi
 	fi
 fi
 

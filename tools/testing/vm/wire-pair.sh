@@ -8,6 +8,7 @@
 # Options:
 #   --results FILE   append "PASS|FAIL vm-wire:<name>" here; <name> is script
 #                    A's basename without ".sh" and a trailing "-a"
+#   --timings FILE   append "seconds vm-wire:<name>" here
 #   --kdir DIR       test-kernel build tree (default: build-kernel.sh --dir)
 #   --moddir DIR     our built modules (passed to run-vm.sh)
 #   --timeout S      per-VM run timeout in seconds (default 900)
@@ -16,13 +17,16 @@
 # VM B: run-vm.sh --net connect:PORT:52:54:00:00:00:02, output in build/wire/b,
 # started once A's QEMU listens on PORT.  Both boot with --smp 1 --mem 1G
 # --stack none.  The guest scripts must synchronise over the wire (B retries
-# until A answers, each with a deadline), never through host files.  The pair
-# passes only if both run-vm.sh runs pass (scenario, kmemleak, boot).
+# until A answers, each with a deadline), never through host files.  After
+# its script each VM runs the zz-harness-leak self-test, so that each VM's
+# kmemleak verdict is shown able to find a leak.  The pair passes only if
+# both run-vm.sh runs pass (scenario, leak self-test, kmemleak, boot).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 
 results=
+timings=
 kdir=
 moddir=
 timeout_s=900
@@ -33,6 +37,7 @@ scripts=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--results) results=$2; shift ;;
+	--timings) timings=$2; shift ;;
 	--kdir) kdir=$2; shift ;;
 	--moddir) moddir=$2; shift ;;
 	--timeout) timeout_s=$2; shift ;;
@@ -168,7 +173,7 @@ a_listens() {
 echo "wire-pair: $name: wire on 127.0.0.1:$port; output in $wire/{a,b}"
 setsid "$here/run-vm.sh" "${common[@]}" --net "listen:$port:52:54:00:00:00:01" \
 	--out "$out_a" --results "$out_a/results.txt" --prefix wire-a: \
-	"$script_a" </dev/null >"$out_a/run-vm.out" 2>&1 &
+	"$script_a" zz-harness-leak </dev/null >"$out_a/run-vm.out" 2>&1 &
 pid_a=$!
 
 # QEMU listens as soon as it has started; bounded wait (a loaded host is slow).
@@ -183,7 +188,7 @@ echo "wire-pair: A listens after $(elapsed) s; starting B"
 
 setsid "$here/run-vm.sh" "${common[@]}" --net "connect:$port:52:54:00:00:00:02" \
 	--out "$out_b" --results "$out_b/results.txt" --prefix wire-b: \
-	"$script_b" </dev/null >"$out_b/run-vm.out" 2>&1 &
+	"$script_b" zz-harness-leak </dev/null >"$out_b/run-vm.out" 2>&1 &
 pid_b=$!
 
 # run-vm.sh kills its QEMU after --timeout; this watchdog covers the rest.
@@ -225,6 +230,11 @@ while read -r _ c; do
 done < <(cat "$out_a/results.txt" "$out_b/results.txt" 2>/dev/null | grep '^FAIL ')
 
 echo "wire-pair: $name took $(elapsed) s"
+[ -z "$timings" ] || echo "$(elapsed) vm-wire:$name" >>"$timings"
+grep -qx "PASS wire-a:zz-harness-leak:leak-found" "$out_a/results.txt" 2>/dev/null ||
+	why+=("VM A: its kmemleak verdict did not find the self-test's leak")
+grep -qx "PASS wire-b:zz-harness-leak:leak-found" "$out_b/results.txt" 2>/dev/null ||
+	why+=("VM B: its kmemleak verdict did not find the self-test's leak")
 if [ ${#why[@]} = 0 ]; then
 	record PASS
 	exit 0

@@ -6,6 +6,7 @@
 # its netdev to another namespace and dies with it; "rdma dev set" on an
 # rxe device is refused with a reason.  Then the KUnit suite that moves a
 # mock device, and a record of what upstream 6.1 does with the same steps.
+# kunit-modules: ib_core_netns_kunit
 . "$REPO/tools/testing/vm/lib.sh"
 
 RXE_KO=$MODDIR/drivers/infiniband/sw/rxe/rdma_rxe.ko
@@ -107,6 +108,15 @@ expect "open $uv from ns2" "$(can_open ns2 "$uv")" no
 ip netns exec ns1 ibv_devinfo -d rxe0 | grep -q 'PORT_ACTIVE' || die "ibv_devinfo in ns1"
 rdma link delete rxe0 2>/dev/null && die "init_net deleted ns1's device"
 ip netns exec ns2 rdma dev show rxe0 2>/dev/null && die "ns2 sees ns1's device by name"
+# iproute2 resolves names itself and sends nothing for a device it cannot
+# see: ask the kernel directly, by ns1's index of rxe0
+NLRAW=$REPO/build/selftests/nl_fuzz
+idx=$(ip netns exec ns1 rdma dev show rxe0 | sed -n 's/^\([0-9]*\): rxe0:.*/\1/p')
+[ -n "$idx" ] || die "no index for rxe0 in ns1"
+"$NLRAW" -R "get:$idx" || die "kernel answered a GET of ns1's rxe0 (index $idx) from init_net"
+ip netns exec ns2 "$NLRAW" -R "get:$idx" || die "kernel answered a GET of ns1's rxe0 from ns2"
+"$NLRAW" -R "dellink:$idx" || die "kernel accepted a DELLINK of ns1's rxe0 from init_net"
+ip netns exec ns1 rdma dev show rxe0 >/dev/null || die "rxe0 gone after a DELLINK from init_net"
 
 # rxe devices live where their netdev lives: users cannot move them ...
 ip netns exec ns1 rdma dev set rxe0 netns ns2 2>/tmp/err && die "rdma dev set netns accepted for rxe"
