@@ -2,13 +2,27 @@
 //
 // nl_fuzz: throws malformed and random RDMA netlink requests at the kernel.
 //
-//   nl_fuzz [-n COUNT] [-s SEED]
+//   nl_fuzz [-n COUNT] [-s SEED] [-D INDEX]
 //
 // Every request must be answered (an error, an ACK, a reply, or a dump that
 // ends in NLMSG_DONE) within a timeout; the kernel log is judged by the VM
-// harness.  Device-changing commands (NEWLINK, DELLINK, SET, SYS_SET) get
-// names that exist nowhere, so no real device is touched.  Exit 0 when
-// every request got an answer; 1 otherwise.
+// harness.  The seed (default: from the clock) is printed first, so a run
+// that failed can be repeated with -s.
+//
+// -D INDEX names a real device (its ib_core index): most requests that are
+// not device-changing then carry that device index (and often port 1)
+// first, so they get past the device lookup into the attribute parsing of
+// each command.  Device-changing commands (NEWLINK, DELLINK, SET, SYS_SET)
+// always get indices and names that exist nowhere, so the device stays.
+// Exit 0 when every request got an answer; 1 otherwise.
+//
+//   nl_fuzz -R get|dellink:INDEX
+//
+// sends one well-formed GET or DELLINK for the device INDEX and prints the
+// kernel's answer ("answer: 0" or "answer: -ERRNO (text)"); exit 0 when
+// the kernel refused it, 1 when it accepted it, 2 when there was no answer.
+// This reaches the kernel where iproute2 stops first: "rdma link delete
+// NAME" resolves NAME itself and sends nothing for a device it cannot see.
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>
 #include <poll.h>
@@ -20,6 +34,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <random>
 #include <string>
 #include <vector>
@@ -106,7 +121,15 @@ bool await_answer(int fd, uint32_t seq, bool dump, Stats &st)
 	}
 }
 
-std::vector<uint8_t> random_message(std::mt19937 &rng, uint32_t seq, bool &dump)
+bool device_changing(uint16_t client, uint16_t op)
+{
+	return client == kNldev &&
+	       (op == RDMA_NLDEV_CMD_NEWLINK || op == RDMA_NLDEV_CMD_DELLINK ||
+		op == RDMA_NLDEV_CMD_SET || op == RDMA_NLDEV_CMD_SYS_SET);
+}
+
+// @real_dev: a real device index, or -1
+std::vector<uint8_t> random_message(std::mt19937 &rng, uint32_t seq, bool &dump, long real_dev)
 {
 	std::uniform_int_distribution<int> pick(0, 99);
 	uint16_t op = static_cast<uint16_t>(pick(rng) < 80 ? rng() % (RDMA_NLDEV_NUM_OPS + 3)
@@ -118,12 +141,24 @@ std::vector<uint8_t> random_message(std::mt19937 &rng, uint32_t seq, bool &dump)
 		flags |= NLM_F_DUMP;
 	Builder b(static_cast<uint16_t>(RDMA_NL_GET_TYPE(client, op)), flags, seq);
 
+	bool changing = device_changing(client, op);
+	if (real_dev >= 0 && !changing && pick(rng) < 70) {
+		uint32_t idx = static_cast<uint32_t>(real_dev);
+		b.attr(RDMA_NLDEV_ATTR_DEV_INDEX, &idx, 4);
+		if (pick(rng) < 50) {
+			uint32_t port = pick(rng) < 80 ? 1 : static_cast<uint32_t>(rng() % 4);
+			b.attr(RDMA_NLDEV_ATTR_PORT_INDEX, &port, 4);
+		}
+	}
 	int nattrs = pick(rng) % 6;
 	for (int i = 0; i < nattrs; i++) {
 		uint16_t type = static_cast<uint16_t>(rng() % (RDMA_NLDEV_ATTR_MAX + 4));
 		int shape = pick(rng);
 		if (shape < 25) {		// u32, often a plausible index
 			uint32_t v = pick(rng) < 50 ? rng() % 4 : static_cast<uint32_t>(rng());
+			// device-changing commands never get the real device's index
+			if (changing && real_dev >= 0 && v == static_cast<uint32_t>(real_dev))
+				v = 0x7fff0000u + v;
 			b.attr(type, &v, 4);
 		} else if (shape < 35) {	// u8
 			uint8_t v = static_cast<uint8_t>(rng());
@@ -156,23 +191,94 @@ std::vector<uint8_t> random_message(std::mt19937 &rng, uint32_t seq, bool &dump)
 	return msg;
 }
 
+// one request (-R); the exit status as documented above
+int raw_request(int fd, const char *spec)
+{
+	std::string s(spec);
+	size_t colon = s.find(':');
+	if (colon == std::string::npos)
+		return 2;
+	std::string cmd = s.substr(0, colon);
+	uint32_t idx = static_cast<uint32_t>(strtoul(s.c_str() + colon + 1, nullptr, 0));
+	uint16_t op;
+	if (cmd == "get")
+		op = RDMA_NLDEV_CMD_GET;
+	else if (cmd == "dellink")
+		op = RDMA_NLDEV_CMD_DELLINK;
+	else
+		return 2;
+	Builder b(static_cast<uint16_t>(RDMA_NL_GET_TYPE(kNldev, op)), NLM_F_REQUEST | NLM_F_ACK, 1);
+	b.attr(RDMA_NLDEV_ATTR_DEV_INDEX, &idx, 4);
+	auto msg = b.finish();
+	sockaddr_nl sa{};
+	sa.nl_family = AF_NETLINK;
+	if (sendto(fd, msg.data(), msg.size(), 0, reinterpret_cast<sockaddr *>(&sa), sizeof(sa)) < 0) {
+		printf("answer: send failed: %s\n", strerror(errno));
+		return 2;
+	}
+	std::vector<uint8_t> buf(65536);
+	for (;;) {
+		pollfd p{fd, POLLIN, 0};
+		if (poll(&p, 1, 5000) <= 0) {
+			printf("answer: none within 5 s\n");
+			return 2;
+		}
+		ssize_t n = recv(fd, buf.data(), buf.size(), 0);
+		if (n < 0) {
+			printf("answer: recv failed: %s\n", strerror(errno));
+			return 2;
+		}
+		for (auto *h = reinterpret_cast<nlmsghdr *>(buf.data());
+		     NLMSG_OK(h, static_cast<unsigned>(n)); h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type != NLMSG_ERROR)
+				continue;	// a GET's reply; its ACK follows
+			int err = static_cast<nlmsgerr *>(NLMSG_DATA(h))->error;
+			if (err)
+				printf("answer: %d (%s)\n", err, strerror(-err));
+			else
+				printf("answer: 0\n");
+			return err ? 0 : 1;
+		}
+	}
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
 {
 	unsigned long count = 10000;
-	unsigned seed = 1;
+	unsigned seed = static_cast<unsigned>(time(nullptr)) ^ static_cast<unsigned>(getpid());
+	long real_dev = -1;
+	const char *raw = nullptr;
 	int c;
-	while ((c = getopt(argc, argv, "n:s:")) != -1) {
+	while ((c = getopt(argc, argv, "n:s:D:R:")) != -1) {
 		if (c == 'n')
 			count = strtoul(optarg, nullptr, 0);
 		else if (c == 's')
 			seed = static_cast<unsigned>(strtoul(optarg, nullptr, 0));
+		else if (c == 'D')
+			real_dev = strtol(optarg, nullptr, 0);
+		else if (c == 'R')
+			raw = optarg;
 		else {
-			fprintf(stderr, "usage: %s [-n COUNT] [-s SEED]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-n COUNT] [-s SEED] [-D DEVINDEX] | -R get|dellink:INDEX\n",
+				argv[0]);
 			return 2;
 		}
 	}
+	if (raw) {
+		int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_RDMA);
+		if (fd < 0) {
+			perror("socket(NETLINK_RDMA)");
+			return 2;
+		}
+		int rc = raw_request(fd, raw);
+		close(fd);
+		return rc;
+	}
+	printf("nl_fuzz: seed %u, %lu requests%s\n", seed, count,
+	       real_dev >= 0 ? ", aimed at a real device" : "");
+	fflush(stdout);
 	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_RDMA);
 	if (fd < 0) {
 		perror("socket(NETLINK_RDMA)");
@@ -188,7 +294,7 @@ int main(int argc, char **argv)
 	for (unsigned long i = 0; i < count; i++) {
 		bool dump = false;
 		uint32_t seq = static_cast<uint32_t>(i + 1);
-		auto msg = random_message(rng, seq, dump);
+		auto msg = random_message(rng, seq, dump, real_dev);
 		ssize_t n = sendto(fd, msg.data(), msg.size(), 0,
 				   reinterpret_cast<sockaddr *>(&sa), sizeof(sa));
 		st.sent++;
