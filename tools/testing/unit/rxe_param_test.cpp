@@ -2,7 +2,7 @@
 //
 // Host unit tests for drivers/infiniband/sw/rxe/rxe_param.c: netdev MTU to
 // path MTU with the RoCEv2 overhead, MAC to EUI-64 GUID, and the attribute
-// constants that must match 6.1 rxe (abi.md section 10.1).
+// constants that must match 6.1 rxe (upstream's rxe_param.h).
 
 #include "rxe_param.h"
 
@@ -101,7 +101,7 @@ TEST(RxeEui64, BytesLandInPlace) {
   }
 }
 
-// The values ibv_devinfo prints for 6.1 rxe (abi.md 10.1).
+// The values ibv_devinfo prints for 6.1 rxe (upstream's rxe_param.h).
 TEST(RxeAttrs, ReferenceValues) {
   EXPECT_EQ(RXE_VENDOR_ID, 0xFFFFFF);
   EXPECT_EQ(RXE_VENDOR_PART_ID, 0);
@@ -140,7 +140,7 @@ TEST(RxeAttrs, ReferenceValues) {
   EXPECT_EQ(RXE_UVERBS_ABI_VER, 2);
 }
 
-// The twelve flags of abi.md 10.1, by bit number (IBTA / uapi numbering).
+// The twelve device capability flags 6.1 rxe sets, by bit number (IBTA / uapi numbering).
 TEST(RxeAttrs, DeviceCapFlags) {
   const u64 expected = (1ULL << 1) |   // BAD_PKEY_CNTR
                        (1ULL << 2) |   // BAD_QKEY_CNTR

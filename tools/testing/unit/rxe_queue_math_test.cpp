@@ -3,7 +3,7 @@
 // Host unit tests for drivers/infiniband/sw/rxe/rxe_queue_math.c: ring
 // geometry (slot count, slot size, mapped length), masked index
 // arithmetic, and the QP WQE sizes that decide the caps users get back
-// (abi.md sections 6.1 to 6.5).
+// (the rings of <uapi/rdma/rdma_user_rxe.h> as librxe of rdma-core v44 maps them).
 
 #include "rxe_queue_math.h"
 
@@ -30,7 +30,7 @@ TEST(RxeQueueGeometry, SlotsAreNextPowerOfTwoAboveRequest) {
 }
 
 TEST(RxeQueueGeometry, CapacityIsSlotsMinusOne) {
-  // CREATE_CQ with cqe=100 answers 127 (abi.md 4.1)
+  // CREATE_CQ with cqe=100 answers 127 (as upstream 6.1 rxe answers)
   EXPECT_EQ(Geom(100, 128).capacity, 127u);
   EXPECT_EQ(Geom(32767, 128).capacity, 32767u);
   EXPECT_EQ(Geom(1, 64).capacity, 1u);
@@ -106,7 +106,7 @@ TEST(RxeQueueIndex, WalkTheWholeRing) {
 }
 
 TEST(RxeWqeSize, SendCapsFromExtraSpace) {
-  // abi.md 6.3: sge 1, inline 0 -> caps 1/16
+  // upstream 6.1 rxe: sge 1, inline 0 -> caps 1/16
   u32 sge = 1, inl = 0;
   EXPECT_EQ(rxe_sq_wqe_size(&sge, &inl), 224u);
   EXPECT_EQ(sge, 1u);

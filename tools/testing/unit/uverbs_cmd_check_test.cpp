@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // Host unit tests for drivers/infiniband/core/uverbs_cmd_check.c: the
-// write() header rules of legacy and extended uverbs commands (abi.md
-// sections 3.1 and 3.2), with the sizes libibverbs v44 sends (section 4).
+// write() header rules of legacy and extended uverbs commands
+// (<uapi/rdma/ib_user_verbs.h>: struct ib_uverbs_cmd_hdr and
+// ib_uverbs_ex_cmd_hdr), with the sizes libibverbs v44 sends.
 
 #include "uverbs_cmd_check.h"
 
@@ -90,7 +91,7 @@ TEST(UverbsCmdLegacy, ShortRequestOrResponseIsNoSpace) {
 }
 
 TEST(UverbsCmdEx, LibibverbsQueryDevice) {
-  // abi.md 4.1: 32 bytes, in_words 1, out_words 38
+  // CREATE_CQ: 32 bytes, in_words 1, out_words 38
   auto h = Hdr(0x80000001u, 1, 38);
   auto ex = ExHdr(0x1000, 0, 0);
   uverbs_cmd_layout l{};

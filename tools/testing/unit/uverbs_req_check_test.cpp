@@ -17,7 +17,7 @@ namespace {
 
 constexpr uint64_t kPage = 4096;
 
-// rxe's limits (abi.md section 10.1), one port.
+// rxe's limits (upstream 6.1's rxe_param.h), one port.
 uverbs_dev_limits Rxe() {
   uverbs_dev_limits l{};
   l.max_qp_wr = 1048576;
