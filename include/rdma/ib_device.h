@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * RDMA devices: what a driver allocates, fills and registers, and what
- * clients (uverbs, rdma_cm, ...) see of it.  Lifetime rules are in
- * Documentation/core/device-lifetime.rst.
+ * clients (ib_uverbs; upstream also rdma_cm, ...) see of it.  Lifetime
+ * rules are in Documentation/core/device-lifetime.rst.
  */
 #ifndef _RDMA_IB_DEVICE_H
 #define _RDMA_IB_DEVICE_H
@@ -402,7 +402,7 @@ struct ib_client_nl_info {
 	u64 abi;
 };
 
-/* A user of every registered device (uverbs, rdma_cm, ...). */
+/* A user of every registered device (ib_uverbs; upstream also rdma_cm). */
 struct ib_client {
 	const char *name;
 	int (*add)(struct ib_device *dev);

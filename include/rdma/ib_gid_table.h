@@ -5,7 +5,7 @@
  * the caller owns the entry array and serialises access.  Type-level only,
  * so it also builds as C++ on the host (tools/testing/unit).
  *
- * RoCE layout (what rdma-core and perftest expect, abi.md section 7):
+ * RoCE layout (Linux 6.1's, what rdma-core and perftest expect):
  * slot 0 holds the default GID, fe80::<EUI-64 of the MAC>; IP addresses
  * take the lowest free slot from 1 on, in order of appearance; a GID that
  * is already in the table (same bytes, type and netdev) is not added twice.

@@ -2,9 +2,9 @@
 /*
  * ib_core module entry points.
  *
- * The subsystem pieces (QP state machine, device registry; netlink and
- * sysfs later) live in their own files; this one only ties them into a
- * module.
+ * The subsystem pieces (QP state machine, device registry, network
+ * namespaces, GID tables, netlink, sysfs, verbs objects) live in their own
+ * files; this one only ties them into a module.
  */
 #include <linux/module.h>
 #include <linux/init.h>

@@ -467,9 +467,10 @@ static int client_nl_info(struct ib_device *dev, struct ib_client *client,
 
 /*
  * Ask client @client_name about its char device on @dev (NULL: a client
- * without devices, e.g. rdma_cm).  An unknown client is loaded through its
- * "rdma-client-NAME" module alias and looked up once more.  On success
- * res->cdev is set with a reference the caller drops with put_device().
+ * without devices, e.g. upstream's rdma_cm).  An unknown client is loaded
+ * through its "rdma-client-NAME" module alias and looked up once more.  On
+ * success res->cdev is set with a reference the caller drops with
+ * put_device().
  */
 int ib_get_client_nl_info(struct ib_device *dev, const char *client_name,
 			  struct ib_client_nl_info *res)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Soft-RoCE (rxe): an RDMA device on top of an Ethernet netdev.  For now
- * only the device exists (no queues, no data path); see
- * Documentation/rxe/index.rst.
+ * Soft-RoCE (rxe): an RDMA device on top of an Ethernet netdev, with its
+ * verbs objects and its RoCEv2 data path; see Documentation/rxe/index.rst
+ * and Documentation/rxe/datapath.rst.
  */
 #ifndef _RXE_H
 #define _RXE_H

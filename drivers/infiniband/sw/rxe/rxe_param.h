@@ -4,8 +4,9 @@
  * values from the bound netdev.  Type-level includes only: this header and
  * rxe_param.c also build as C++ on the host (tools/testing/unit).
  *
- * The attribute values are those of Linux 6.1's rxe so that ibv_devinfo
- * prints the same numbers (see /work/shared/docs/abi.md, section 10.1).
+ * The attribute values are those of Linux 6.1's rxe (upstream's
+ * drivers/infiniband/sw/rxe/rxe_param.h), so that ibv_devinfo prints the
+ * same numbers.
  */
 #ifndef _RXE_PARAM_H
 #define _RXE_PARAM_H

@@ -264,7 +264,7 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (mask & IB_QP_STATE) {
 		qp->sq_draining = new_state == IB_QPS_SQD;
 		if (qp->sq_draining && rxe_queue_empty(qp->sq.queue)) {
-			/* nothing in flight without a data path yet */
+			/* an empty SQ has nothing in flight: drained now */
 			qp->sq_draining = false;
 			drained = qp->attr.en_sqd_async_notify;
 		}

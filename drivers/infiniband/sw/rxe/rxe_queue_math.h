@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Geometry of the rings rxe shares with user space (struct rxe_queue_buf,
- * abi.md section 6.1) and the index arithmetic on them.  Type-level only:
+ * Geometry of the rings rxe shares with user space (struct rxe_queue_buf
+ * of <uapi/rdma/rdma_user_rxe.h>, as rdma-core's librxe reads it) and the
+ * index arithmetic on them.  Type-level only:
  * rxe_queue_math.c also builds as C++ on the host (tools/testing/unit).
  *
  * A ring of capacity N has a power-of-two number of slots, at least N + 1,
@@ -59,11 +60,12 @@ static inline bool rxe_queue_is_full(u32 prod, u32 cons, u32 mask)
 }
 
 /*
- * Send and receive WQE sizing for the QP caps a user asked for (abi.md
- * section 6.3/6.4).  @sge and @inline_len are the wanted max_send_sge and
- * max_inline_data; on return they hold what the SQ really offers: the
- * space behind the WQE header serves both, so sge = extra / 16 and
- * inline = extra.  Returns the SQ element size (header + extra).
+ * Send and receive WQE sizing for the QP caps a user asked for (as
+ * upstream 6.1's rxe_qp.c).  @sge and @inline_len are the wanted
+ * max_send_sge and max_inline_data; on return they hold what the SQ
+ * really offers: the space behind the WQE header serves both, so
+ * sge = extra / 16 and inline = extra.  Returns the SQ element size
+ * (header + extra).
  */
 u32 rxe_sq_wqe_size(u32 *sge, u32 *inline_len);
 /* RQ/SRQ element size for @sge scatter entries. */

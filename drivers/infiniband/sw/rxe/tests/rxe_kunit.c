@@ -384,7 +384,7 @@ static void rxe_kunit_flush_order(struct kunit *test)
 	}
 	kt_qp_to(test, &t, IB_QPS_RTR);
 	kt_qp_to(test, &t, IB_QPS_RTS);
-	/* remote operations wait for the data path: no completion yet */
+	/* RC sends complete when acknowledged; nothing answers here */
 	for (i = 0; i < 3; i++) {
 		swr.wr_id = 70 + i;
 		KUNIT_ASSERT_EQ(test, rxe_post_send(&t.qp->ibqp, &swr, &sbad), 0);
