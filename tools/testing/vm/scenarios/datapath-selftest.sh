@@ -8,7 +8,7 @@
 # Upstream 6.1 runs with the exclusions below (each one's reason is in
 # Documentation/dev-tools/verbs-differences.rst, "Data path"); ours runs
 # everything.  The suite: Documentation/dev-tools/datapath-selftest.rst.
-# DATAPATH_STACKS (default "ours": the upstream half costs CI time and
+# DATAPATH_STACKS (default "ours", "upstream ours" in check-full: the upstream half costs CI time and
 # was measured once, see datapath-selftest.rst) picks the stacks,
 # DATAPATH_FILTER adds a gtest filter for both (e.g. to rerun one case).
 . "$REPO/tools/testing/vm/lib.sh"
@@ -21,7 +21,7 @@ T=${DATAPATH:-$REPO/build/selftests/datapath}
 UPSTREAM_EXCLUDE=${DATAPATH_UPSTREAM_EXCLUDE-Dp.MwType1WindowBounds:Dp.MwType2WindowBounds:Dp.SendWithInvalidateMw:Dp.BadLkeyLocProtErr:Dp.RecvTooSmall:Dp.MwType2DeallocAfterQpDestroy}
 
 fails=0
-for stack in ${DATAPATH_STACKS:-ours}; do
+for stack in ${DATAPATH_STACKS:-$(by_tier ours "upstream ours")}; do
 	echo "=== $stack"
 	stack_load "$stack" || die "load $stack"
 	rxe0_up

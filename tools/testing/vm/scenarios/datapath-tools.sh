@@ -8,7 +8,7 @@
 # Every tool must pass on ours.  On upstream a failure listed in
 # UPSTREAM_KNOWN (documented in Documentation/dev-tools/datapath-tools.rst)
 # is recorded, any other fails the scenario (the scenario itself would be
-# wrong).  DP_STACKS (default "upstream ours") picks the stacks, DP_TOOLS
+# wrong).  DP_STACKS (default ours; "upstream ours" in check-full) picks the stacks, DP_TOOLS
 # (labels, default all) the tools.
 . "$REPO/tools/testing/vm/lib.sh"
 . "$REPO/tools/testing/vm/rdma-tools.sh"
@@ -37,7 +37,7 @@ TOOLS=(
 )
 
 fails=0
-for stack in ${DP_STACKS:-upstream ours}; do
+for stack in ${DP_STACKS:-$(by_tier ours "upstream ours")}; do
 	echo "=== $stack"
 	stack_load "$stack" || die "load $stack"
 	rxe0_up

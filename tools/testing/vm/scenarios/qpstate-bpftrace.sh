@@ -8,7 +8,7 @@
 # Upstream 6.1 has no such tracepoint and its user path does not call
 # ib_modify_qp: what it shows is recorded, not judged (see
 # Documentation/dev-tools/verbs-differences.rst).
-# VERBS_STACKS (default "upstream ours") picks the stacks.
+# VERBS_STACKS (default: ours in make check, "upstream ours" in check-full) picks the stacks.
 . "$REPO/tools/testing/vm/lib.sh"
 
 T=$REPO/build/selftests/verbs_objects
@@ -81,7 +81,7 @@ upstream_case() {
 	echo "upstream: $n ib_modify_qp call(s) from the user process's QP $(cat "$work/up.qpn") (6.1's user path bypasses it)"
 }
 
-for stack in ${VERBS_STACKS:-upstream ours}; do
+for stack in ${VERBS_STACKS:-$(by_tier ours "upstream ours")}; do
 	echo "=== $stack"
 	stack_load "$stack" || die "load $stack"
 	rxe0_up

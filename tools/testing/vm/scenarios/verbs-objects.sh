@@ -5,7 +5,7 @@
 # this VM; per stack, "rdma res show qp|cq|mr|pd" must list the objects of
 # a process holding them (verbs_objects --hold) with its pid and comm.
 # Expected differences: Documentation/dev-tools/verbs-differences.rst.
-# VERBS_STACKS (default "upstream ours") picks the stacks.
+# VERBS_STACKS (default: ours in make check, "upstream ours" in check-full) picks the stacks.
 . "$REPO/tools/testing/vm/lib.sh"
 
 T=${VERBS_OBJECTS:-$REPO/build/selftests/verbs_objects}
@@ -54,7 +54,7 @@ res_check() {
 }
 
 fails=0
-for stack in ${VERBS_STACKS:-upstream ours}; do
+for stack in ${VERBS_STACKS:-$(by_tier ours "upstream ours")}; do
 	echo "=== $stack"
 	stack_load "$stack" || die "load $stack"
 	rxe0_up

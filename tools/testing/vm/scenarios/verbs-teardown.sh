@@ -10,7 +10,7 @@
 # run first and only recorded: rxe has no disassociate_ucontext, so its
 # removal waits for the processes (documented in
 # Documentation/dev-tools/verbs-differences.rst).
-# VERBS_STACKS (default "upstream ours") picks the stacks,
+# VERBS_STACKS (default: ours in make check, "upstream ours" in check-full) picks the stacks,
 # VERBS_TEARDOWN_METHODS (default all four) the removals.
 . "$REPO/tools/testing/vm/lib.sh"
 
@@ -104,7 +104,7 @@ one_case() {
 	return 0
 }
 
-for stack in ${VERBS_STACKS:-upstream ours}; do
+for stack in ${VERBS_STACKS:-$(by_tier ours "upstream ours")}; do
 	echo "=== $stack"
 	stack_load "$stack" || die "load $stack"
 	for method in ${VERBS_TEARDOWN_METHODS:-link-delete netdev-delete rmmod netns-move}; do

@@ -4,6 +4,7 @@
 # 10.99.0.1:4790 answers every datagram until it has answered COUNT distinct
 # ones ("udp-echo <seq> ..."), lingers a few seconds for B's retries, and
 # exits.  Fails if B has not been served within DEADLINE seconds.
+# tier: full (the rxe-interop pair covers the wire in make check)
 set -u
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$REPO/tools/testing/vm/lib.sh"
