@@ -6,11 +6,13 @@
  * allocated from this module's init (its backtrace names harness_leak);
  * the module stays loaded so the backtrace resolves.
  */
+#include <linux/compiler.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
-static int __init harness_leak_init(void)
+/* not __init: the backtrace must still resolve after the init text is freed */
+static int harness_leak_init(void)
 {
 	static const char marker[] = "harness-leak-selftest";
 	char *p = kmalloc(64, GFP_KERNEL);
@@ -19,6 +21,8 @@ static int __init harness_leak_init(void)
 		return -ENOMEM;
 	memset(p, 0, 64);
 	memcpy(p, marker, sizeof(marker));
+	/* the stores are not dead: the compiler must assume p is read */
+	barrier_data(p);
 	/* the only pointer to it goes out of scope here: leaked */
 	pr_info("harness_leak: leaked 64 bytes\n");
 	return 0;

@@ -9,7 +9,8 @@
 # UPSTREAM_KNOWN (documented in Documentation/dev-tools/datapath-tools.rst)
 # is recorded, any other fails the scenario (the scenario itself would be
 # wrong).  DP_STACKS (default ours; "upstream ours" in check-full) picks the stacks, DP_TOOLS
-# (labels, default all) the tools.
+# (labels; default: a representative subset in make check, all in
+# check-full) the tools.
 . "$REPO/tools/testing/vm/lib.sh"
 . "$REPO/tools/testing/vm/rdma-tools.sh"
 
@@ -35,6 +36,11 @@ TOOLS=(
 	"atomic-lat ib_atomic_lat -x G4 -n 10 -F"
 	"send-bw-ud ib_send_bw -c UD -s 512 -x G4 -n 5 -F"
 )
+
+# make check: one run of each pingpong (alternating address families) and
+# of each perftest kind; check-full: everything above
+CHECK_SET="rc-pingpong-v4 uc-pingpong-v6 ud-pingpong-v4 srq-pingpong-v6 send-bw write-lat read-bw atomic-bw send-bw-ud"
+[ -n "${DP_TOOLS:-}" ] || DP_TOOLS=$(by_tier "$CHECK_SET" "")
 
 fails=0
 for stack in ${DP_STACKS:-$(by_tier ours "upstream ours")}; do

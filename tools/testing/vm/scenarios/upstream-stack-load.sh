@@ -1,6 +1,8 @@
 #!/bin/bash
 # Upstream's RDMA modules of the test kernel load and unload, so every
 # later scenario and benchmark can be run against them for comparison.
+# tier: full (make check loads upstream's modules in the comparison
+# scenarios anyway)
 . "$REPO/tools/testing/vm/lib.sh"
 mods="ib_core ib_uverbs rdma_cm rdma_ucm rdma_rxe siw"
 for m in $mods; do

@@ -67,10 +67,16 @@ run_stack() {
 	rdma link add rxe0 type rxe netdev veth0 || die "$stack: rdma link add rxe0"
 	probe >"$work/$stack.txt"
 	gid_probe >>"$work/$stack.txt"
-	echo "$stack: probed, running uverbs_abi"
-	UVERBS_ABI_UPSTREAM=$upstream UVERBS_ABI_DEV=rxe0 UVERBS_ABI_NETDEV=veth0 \
-		UVERBS_ABI_PEER=veth1 timeout 300 "$ABI_TEST" >"$work/$stack-abi.txt" 2>&1
-	echo "$?" >"$work/$stack-abi.rc"
+	# the selftest against upstream proves the selftest: check-full only
+	if [ "$stack" = ours ] || [ "${CHECK_TIER:-check}" = full ]; then
+		echo "$stack: probed, running uverbs_abi"
+		UVERBS_ABI_UPSTREAM=$upstream UVERBS_ABI_DEV=rxe0 UVERBS_ABI_NETDEV=veth0 \
+			UVERBS_ABI_PEER=veth1 timeout 300 "$ABI_TEST" >"$work/$stack-abi.txt" 2>&1
+		echo "$?" >"$work/$stack-abi.rc"
+	else
+		echo "(uverbs_abi against upstream: make check-full)" >"$work/$stack-abi.txt"
+		echo 0 >"$work/$stack-abi.rc"
+	fi
 	rdma link delete rxe0 2>/dev/null
 	ip link del veth0
 	stack_unload || die "unload $stack"

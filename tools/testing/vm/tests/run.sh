@@ -57,6 +57,13 @@ if "$vm/kmemleak-split.py" "$fx/kmemleak-harness.txt" >/dev/null &&
 else
 	record FAIL kmemleak-split
 fi
+# ... and what the boot leaked (allocated before the scenarios) from what
+# a scenario leaked
+if [ "$("$vm/kmemleak-split.py" --since 4294900000 "$fx/kmemleak-boot.txt" | awk 'NR <= 3' | tr '\n' ' ')" = "harness 0 boot 1 other 1 " ]; then
+	record PASS kmemleak-boot
+else
+	record FAIL kmemleak-boot
+fi
 
 # check.sh's accounting, on a scratch results file
 acct() {	# acct NAME EXPECTED-LINE [run_stage args...]
