@@ -1,7 +1,9 @@
 #!/bin/bash
 # Runs inside the test VM (from init.sh): each scenario script in turn,
 # with a timeout, its output and the kernel log of its run saved to the
-# output share as NAME.log, NAME.dmesg and NAME.rc ("rc seconds taint-before taint-after").
+# output share as NAME.log, NAME.dmesg and NAME.rc ("rc seconds taint-before taint-after");
+# with SCENARIO_TRACE=1 (VM_ENV=SCENARIO_TRACE) also NAME.trace, every
+# command with a time stamp (tools/testing/vm/trace-top.py sums it up).
 # The host (run-vm.sh) judges them.  Ends with a kmemleak scan over
 # everything the scenarios did (no scenario clears kmemleak).
 set -u
@@ -17,7 +19,16 @@ for s in "$@"; do
 	echo "== scenario $name" >/dev/kmsg
 	taint_before=$(cat /proc/sys/kernel/tainted)
 	start=$(date +%s)
-	timeout -k 10 "$timeout_s" bash "$s" >"$OUT/$name.log" 2>&1 </dev/null
+	if [ -n "${SCENARIO_TRACE:-}" ]; then
+		# a time-stamped trace of every command (no fork per line):
+		# where a scenario spends its time
+		# (a function whose stderr the scenario captures captures its
+		# trace lines too: such a scenario may fail when traced)
+		BASH_ENV=$REPO/tools/testing/vm/trace.bashenv timeout -k 10 "$timeout_s" \
+			bash "$s" >"$OUT/$name.log" 2>"$OUT/$name.trace" </dev/null
+	else
+		timeout -k 10 "$timeout_s" bash "$s" >"$OUT/$name.log" 2>&1 </dev/null
+	fi
 	rc=$?
 	# whatever the scenario left loaded goes now, so the next one starts
 	# clean; a stack that cannot be unloaded fails the scenario
