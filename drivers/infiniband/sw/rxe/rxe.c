@@ -270,8 +270,13 @@ static int __init rxe_module_init(void)
 {
 	int ret;
 
-	/* QP work items (rxe_dp.h); freeing memory may wait on them */
-	rxe_wq = alloc_workqueue("rxe_wq", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	/*
+	 * QP work items (rxe_dp.h): per-CPU, each QP's on its CPU; CPU
+	 * intensive (a pass may take long, yielding between packets: other
+	 * items on that CPU must not wait for it to end); freeing memory may
+	 * wait on them
+	 */
+	rxe_wq = alloc_workqueue("rxe_wq", WQ_CPU_INTENSIVE | WQ_MEM_RECLAIM, 0);
 	if (!rxe_wq)
 		return -ENOMEM;
 	ret = rxe_net_init();

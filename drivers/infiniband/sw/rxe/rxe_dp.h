@@ -38,7 +38,17 @@ struct rxe_av;
 struct rxe_dma_info;
 struct ib_qp_attr;
 
-/* rxe.c: the module's workqueue for QP work items */
+/*
+ * rxe.c: the module's workqueue for QP work items.  It is per-CPU, and
+ * every work item of a QP is queued on the QP's CPU (qp->cpu, chosen
+ * round-robin at creation), where the requester also runs inline (kernel
+ * post_send) and nowhere else: every packet of a QP leaves from one CPU.
+ * A veth, like any path through netif_rx, queues a packet to the backlog
+ * of the CPU that sent it; two packets of one QP sent from two CPUs could
+ * overtake each other, which UC and UD cannot recover from and RC pays
+ * for in retransmissions.  (A CPU that goes offline hands its queued
+ * work to unbound workers: order holds, affinity does not.)
+ */
 extern struct workqueue_struct *rxe_wq;
 
 /* what skb->cb holds for a RoCE packet inside rxe */

@@ -78,6 +78,7 @@ struct rxe_qp {
 	struct ib_qp ibqp;
 	struct rxe_elem elem;		/* index = qp_num (but GSI: 1) */
 	bool is_user;
+	int cpu;			/* where its packets leave (rxe_dp.h) */
 	enum ib_sig_type sq_sig_type;
 	struct rxe_wq sq;		/* consumed by the requester */
 	struct rxe_wq rq;		/* consumed by the responder */

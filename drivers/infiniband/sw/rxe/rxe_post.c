@@ -460,6 +460,6 @@ int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	}
 	/* kernel posters: run the requester right away (as 6.1 does) */
 	ret = rxe_post_send_kernel(qp, wr, bad_wr);
-	rxe_req_run(qp);
+	rxe_req_run_local(qp);
 	return ret;
 }

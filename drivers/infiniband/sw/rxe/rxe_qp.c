@@ -4,6 +4,9 @@
  * moves the driver does itself (RESET empties the rings, ERR flushes).
  * Core has checked every transition before rxe_modify_qp() runs.
  */
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/numa.h>
 #include <linux/slab.h>
 
 #include "rxe.h"
@@ -97,6 +100,15 @@ static int rxe_qp_make_queues(struct rxe_dev *rxe, struct rxe_qp *qp,
 	return 0;
 }
 
+/* the CPU a new QP sends from: the online CPUs in turn (rxe_dp.h) */
+static int rxe_qp_pick_cpu(void)
+{
+	static atomic_t next = ATOMIC_INIT(0);
+	unsigned int n = (unsigned int)atomic_inc_return(&next);
+
+	return (int)cpumask_local_spread(n % num_online_cpus(), NUMA_NO_NODE);
+}
+
 int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata)
 {
@@ -123,6 +135,7 @@ int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		goto err_queues;
 
 	qp->is_user = udata != NULL;
+	qp->cpu = rxe_qp_pick_cpu();
 	qp->sq_sig_type = init->sq_sig_type;
 	spin_lock_init(&qp->state_lock);
 	qp->state = IB_QPS_RESET;

@@ -7,6 +7,7 @@
  * Documentation/rxe/datapath.rst, "Requester and completer".
  */
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/mm.h>
 #include <linux/jiffies.h>
 
@@ -307,7 +308,7 @@ void rxe_req_cleanup(struct rxe_qp *qp)
 void rxe_req_kick(struct rxe_qp *qp)
 {
 	if (!READ_ONCE(qp->req.dead))
-		queue_work(rxe_wq, &qp->req.work);
+		queue_work_on(qp->cpu, rxe_wq, &qp->req.work);
 }
 
 /* ---- taking WQEs ---- */
@@ -797,4 +798,13 @@ static void rxe_req_run_in(struct rxe_qp *qp, bool may_sleep)
 void rxe_req_run(struct rxe_qp *qp)
 {
 	rxe_req_run_in(qp, false);
+}
+
+void rxe_req_run_local(struct rxe_qp *qp)
+{
+	if (get_cpu() == qp->cpu)
+		rxe_req_run_in(qp, false);
+	else
+		rxe_req_kick(qp);
+	put_cpu();
 }

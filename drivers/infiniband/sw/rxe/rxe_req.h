@@ -103,8 +103,12 @@ struct rxe_req {
 };
 
 /* rxe_req.c: run the requester and completer now (or have the running
- * instance look again); safe in any context but hard IRQ */
+ * instance look again); safe in any context but hard IRQ.  Only for
+ * passes that send nothing (RESET, flush): packets leave from qp->cpu. */
 void rxe_req_run(struct rxe_qp *qp);
+/* the same where packets may leave (kernel post_send): now when this is
+ * qp->cpu, else through the work item there (rxe_dp.h) */
+void rxe_req_run_local(struct rxe_qp *qp);
 
 /*
  * Let others have the CPU between two packets when the runner is the

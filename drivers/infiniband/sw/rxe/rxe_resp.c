@@ -876,7 +876,7 @@ static void rxe_resp_work(struct work_struct *work)
 		rxe_resp_dup_ack(qp);
 	mutex_unlock(&qp->resp.mutex);
 	if (n == RXE_RESP_BUDGET && !skb_queue_empty(&qp->resp.req_pkts))
-		queue_work(rxe_wq, &qp->resp.work);
+		queue_work_on(qp->cpu, rxe_wq, &qp->resp.work);
 }
 
 void rxe_resp_rcv(struct rxe_qp *qp, struct sk_buff *skb)
@@ -887,7 +887,7 @@ void rxe_resp_rcv(struct rxe_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	skb_queue_tail(&qp->resp.req_pkts, skb);
-	queue_work(rxe_wq, &qp->resp.work);
+	queue_work_on(qp->cpu, rxe_wq, &qp->resp.work);
 }
 
 /* forget every request and message (under the mutex, or at init) */

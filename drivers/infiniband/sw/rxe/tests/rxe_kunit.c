@@ -558,7 +558,7 @@ struct workqueue_struct *rxe_wq;
 
 static int rxe_kunit_suite_init(struct kunit_suite *suite)
 {
-	rxe_wq = alloc_workqueue("rxe_kunit_wq", WQ_UNBOUND, 0);
+	rxe_wq = alloc_workqueue("rxe_kunit_wq", WQ_CPU_INTENSIVE, 0);
 	return rxe_wq ? 0 : -ENOMEM;
 }
 
