@@ -802,6 +802,11 @@ void rxe_req_run(struct rxe_qp *qp)
 
 void rxe_req_run_local(struct rxe_qp *qp)
 {
+	/* in ERR nothing is sent: flush now, wherever this runs */
+	if (rxe_qp_state(qp) == IB_QPS_ERR) {
+		rxe_req_run_in(qp, false);
+		return;
+	}
 	if (get_cpu() == qp->cpu)
 		rxe_req_run_in(qp, false);
 	else

@@ -107,7 +107,8 @@ struct rxe_req {
  * passes that send nothing (RESET, flush): packets leave from qp->cpu. */
 void rxe_req_run(struct rxe_qp *qp);
 /* the same where packets may leave (kernel post_send): now when this is
- * qp->cpu, else through the work item there (rxe_dp.h) */
+ * qp->cpu or the QP is in ERR (a flush sends nothing), else through the
+ * work item there (rxe_dp.h) */
 void rxe_req_run_local(struct rxe_qp *qp);
 
 /*

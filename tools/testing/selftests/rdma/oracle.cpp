@@ -25,7 +25,7 @@ namespace oracle {
 
 const char *const qpt_name[QPT_COUNT] = { "rc", "uc", "ud" };
 
-static const uint32_t PROTO = 1;	// bumped when the messages change
+static const uint32_t PROTO = 2;	// bumped when the messages change
 
 // ---- failure lines
 
@@ -227,7 +227,7 @@ static void put_cfg(Msg &m, const Config &c)
 {
 	const uint64_t v[12] = {
 		c.seed, (uint64_t)c.qpt, c.ops,	  c.iters,	c.depth,     c.max_size,
-		c.sge,	c.mtu,		 c.lossy, c.duration_ms, c.settle_ms, 0,
+		c.sge,	c.mtu,		 c.lossy, c.duration_ms, c.settle_ms, c.srq,
 	};
 	memcpy(m.v, v, sizeof(v));
 }
@@ -246,8 +246,9 @@ static Config get_cfg(const Msg &m)
 	c.lossy = (uint32_t)m.v[8];
 	c.duration_ms = (uint32_t)m.v[9];
 	c.settle_ms = (uint32_t)m.v[10];
+	c.srq = (uint32_t)m.v[11];
 	if (c.qpt < 0 || c.qpt >= QPT_COUNT || c.sge < 1 || c.sge > MAX_SGE || !c.depth ||
-	    !c.iters || c.ops >= 1u << OP_COUNT)
+	    !c.iters || c.ops >= 1u << OP_COUNT || c.srq > 1)
 		die(EXIT_ERROR, "protocol: a configuration out of range from the client");
 	return c;
 }
@@ -277,6 +278,7 @@ static void server_config(Ctx &c, const Msg &hello)
 		{ CFG_LOSSY, "--lossy", mine.lossy, want.lossy },
 		{ CFG_DURATION, "--duration", mine.duration_ms, want.duration_ms },
 		{ CFG_SETTLE, "--settle", mine.settle_ms, want.settle_ms },
+		{ CFG_SRQ, "--srq", mine.srq, want.srq },
 		{ CFG_SEED, "--seed", mine.seed, want.seed },
 	};
 	for (auto &x : f)
@@ -314,6 +316,12 @@ static void check_device(const Ctx &c)
 		die(EXIT_USAGE, "--sge %u: %s allows %d for READ", g.sge, dev, a.max_sge_rd);
 	if ((g.ops & (1u << OP_FETCH_ADD | 1u << OP_CMP_SWAP)) && a.atomic_cap == IBV_ATOMIC_NONE)
 		die(EXIT_USAGE, "%s has no atomics: leave fetch_add,cmp_swap out of --ops", dev);
+	if (g.srq && !a.max_srq)
+		die(EXIT_USAGE, "%s has no shared receive queues (--srq)", dev);
+	if (g.srq && g.depth > (uint32_t)a.max_srq_wr)
+		die(EXIT_USAGE, "--depth %u: %s allows %d WRs per SRQ", g.depth, dev, a.max_srq_wr);
+	if (g.srq && g.sge > (uint32_t)a.max_srq_sge)
+		die(EXIT_USAGE, "--sge %u: %s allows %d per SRQ WR", g.sge, dev, a.max_srq_sge);
 	if ((g.ops & (1u << OP_SEND_INV)) && !a.max_mw)
 		die(EXIT_USAGE, "%s has no memory windows: leave send_inv out of --ops", dev);
 	const uint32_t active = mtu_bytes(c.ib.port.active_mtu);
@@ -411,9 +419,10 @@ static void setup(Ctx &c)
 	// both QPs are ready to receive before anything is sent
 	c.tell(M_GO, 0);
 	c.expect(M_GO, 0);
-	say("%s %s mtu %u ops %s iters %u depth %u max-size %u sge %u%s%s", c.client ? "client" : "server",
-	    qpt_name[g.qpt], g.mtu, ops_str(g.ops).c_str(), g.iters, g.depth, g.max_size, g.sge,
-	    g.lossy ? " lossy" : "", g.duration_ms ? " duration" : "");
+	say("%s %s mtu %u ops %s iters %u depth %u max-size %u sge %u%s%s%s",
+	    c.client ? "client" : "server", qpt_name[g.qpt], g.mtu, ops_str(g.ops).c_str(), g.iters,
+	    g.depth, g.max_size, g.sge, g.srq ? " srq" : "", g.lossy ? " lossy" : "",
+	    g.duration_ms ? " duration" : "");
 	say("local %s port %d gid[%d] %s qpn 0x%x psn 0x%x inline %u; peer %s gid %s qpn 0x%x psn 0x%x",
 	    c.ib.name.c_str(), c.o.ib_port, c.o.gid_index, gid_str(c.ib.gid).c_str(),
 	    c.ib.qp->qp_num, c.ib.psn, c.ib.max_inline, c.oob.peer().c_str(),
@@ -502,6 +511,10 @@ static void run(Ctx &c)
 			say("%s %s %" PRIu64 " msgs %" PRIu64 " bytes ok%s", op_info[i].name,
 			    dir_name(d), st.ok, st.bytes, extra);
 		}
+	if (g.srq) {
+		c.check_async();	// an event raised by the last receives
+		say("srq limit events %" PRIu64, c.srq_events);
+	}
 	say("PASS %s mtu %u seed %" PRIu64, qpt_name[g.qpt], g.mtu, g.seed);
 }
 

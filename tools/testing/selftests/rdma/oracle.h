@@ -71,6 +71,7 @@ struct Config {
 	uint32_t lossy = 0;
 	uint32_t duration_ms = 0;
 	uint32_t settle_ms = 500;
+	uint32_t srq = 0;	// receives through a shared receive queue
 };
 
 // Config fields, as bits of Options::given (which ones the command line set).
@@ -86,6 +87,7 @@ enum {
 	CFG_LOSSY = 1 << 8,
 	CFG_DURATION = 1 << 9,
 	CFG_SETTLE = 1 << 10,
+	CFG_SRQ = 1 << 11,
 };
 
 struct Options {

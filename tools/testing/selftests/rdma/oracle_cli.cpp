@@ -33,6 +33,7 @@ static const char USAGE[] =
 	"      --sge N          most SGEs per WR (default 3)\n"
 	"      --lossy          UC/UD: count lost and duplicated messages, do not fail\n"
 	"      --settle MS      --lossy: quiet time that ends a round (default 500)\n"
+	"      --srq            receives through a shared receive queue (ibv_post_srq_recv)\n"
 	"      --duration S     repeat the plan until S seconds have passed\n"
 	"      --timeout S      longest wait for a completion or the peer (default 30)\n"
 	"      --seed S         the plan's seed (client; default: time-based)\n"
@@ -51,6 +52,7 @@ enum {
 	O_SGE,
 	O_LOSSY,
 	O_SETTLE,
+	O_SRQ,
 	O_DURATION,
 	O_TIMEOUT,
 	O_SEED,
@@ -133,6 +135,7 @@ void parse(int argc, char **argv, Options &o)
 		{ "sge", required_argument, nullptr, O_SGE },
 		{ "lossy", no_argument, nullptr, O_LOSSY },
 		{ "settle", required_argument, nullptr, O_SETTLE },
+		{ "srq", no_argument, nullptr, O_SRQ },
 		{ "duration", required_argument, nullptr, O_DURATION },
 		{ "timeout", required_argument, nullptr, O_TIMEOUT },
 		{ "seed", required_argument, nullptr, O_SEED },
@@ -204,6 +207,10 @@ void parse(int argc, char **argv, Options &o)
 		case O_SETTLE:
 			c.settle_ms = (uint32_t)num("--settle", optarg, 1, 600000);
 			o.given |= CFG_SETTLE;
+			break;
+		case O_SRQ:
+			c.srq = 1;
+			o.given |= CFG_SRQ;
 			break;
 		case O_DURATION:
 			c.duration_ms = (uint32_t)(seconds("--duration", optarg, 0) * 1000);

@@ -152,6 +152,15 @@ void Ctx::check_async()
 			if (!qp_errors_ok)
 				die(EXIT_ERROR, "async event %s", ibv_event_type_str(t));
 			break;
+		case IBV_EVENT_SRQ_LIMIT_REACHED:
+			// not an error: counted, re-armed at the next top-up
+			srq_events++;
+			srq_armed = false;
+			if (o.verbose)
+				say("async event %s", ibv_event_type_str(t));
+			break;
+		case IBV_EVENT_SRQ_ERR:
+			die(EXIT_ERROR, "async event %s", ibv_event_type_str(t));
 		case IBV_EVENT_PORT_ERR:
 			say("note: async event %s", ibv_event_type_str(t));
 			break;
@@ -323,13 +332,26 @@ void Ctx::ring_top_up()
 
 		ibv_sge sg[MAX_SGE];
 		sc_sges(p.sc, sg);
-		ibv_recv_wr wr{}, *bad = nullptr;
+		ibv_recv_wr wr{};
 		wr.wr_id = recv_wr_id(seq);
 		wr.sg_list = sg;
 		wr.num_sge = (int)p.sc.n;
-		if (int e = ibv_post_recv(ib.qp, &wr, &bad))
-			die(EXIT_ERROR, "ibv_post_recv: %s", strerror(e));
+		if (int e = ib_post_recv(ib, &wr))
+			die(EXIT_ERROR, "%s: %s", ib.srq ? "ibv_post_srq_recv" : "ibv_post_recv",
+			    strerror(e));
 		ring_posted++;
+	}
+	if (!ib.srq)
+		return;
+	// an event raised by the last round's receives counts (and disarms)
+	// before the limit is armed again; armed only with the ring full, so
+	// that it cannot fire at once
+	check_async();
+	if (!srq_armed) {
+		if (int e = ib_srq_arm(ib, SRQ_LIMIT))
+			die(EXIT_ERROR, "ibv_modify_srq (IBV_SRQ_LIMIT %u): %s", SRQ_LIMIT,
+			    strerror(e));
+		srq_armed = true;
 	}
 }
 

@@ -97,9 +97,15 @@ struct Ctx {
 	bool bye = false;		// the peer may close now
 	Stats stats[OP_COUNT][2];
 
-	// the receive ring: depth receives posted, completing in order
+	// the receive ring: depth receives posted (to the QP, or with --srq to
+	// the SRQ), completing in order
 	std::vector<RecvPost> ring;
 	uint64_t ring_posted = 0, ring_done = 0;
+	// --srq: the limit is armed when the ring is full and re-armed at the
+	// top-up after each IBV_EVENT_SRQ_LIMIT_REACHED, which is counted
+	static constexpr uint32_t SRQ_LIMIT = 1;
+	bool srq_armed = false;
+	uint64_t srq_events = 0;
 
 	std::vector<PlanCache> plan_cache;	// this pass and the one before
 	const PlanCache &plans(Op op, Dir d, uint32_t pass);
@@ -157,7 +163,8 @@ struct Ctx {
 
 	// ---- the receive ring
 
-	// Posts receives until depth are outstanding.
+	// Posts receives until depth are outstanding; --srq: arms the limit
+	// if it is not armed.
 	void ring_top_up();
 	RecvPost &ring_head() { return ring[ring_done % ring.size()]; }
 };

@@ -23,6 +23,8 @@ Ib::~Ib()
 		ibv_dealloc_mw(mw);
 	if (qp)
 		ibv_destroy_qp(qp);
+	if (srq)
+		ibv_destroy_srq(srq);
 	if (ah)
 		ibv_destroy_ah(ah);
 	if (mr)
@@ -143,16 +145,27 @@ void ib_setup(Ib &ib, const Config &cfg, size_t mem_len, bool want_mw)
 	if (!ib.scq || !ib.rcq)
 		die(EXIT_ERROR, "ibv_create_cq (%d entries): %s", cqe, strerror(errno));
 
+	if (cfg.srq) {
+		ibv_srq_init_attr sa{};
+		sa.attr.max_wr = cfg.depth;
+		sa.attr.max_sge = cfg.sge;
+		ib.srq = ibv_create_srq(ib.pd, &sa);
+		if (!ib.srq)
+			die(EXIT_ERROR, "ibv_create_srq (depth %u, sge %u): %s", cfg.depth, cfg.sge,
+			    strerror(errno));
+	}
+
 	// as much inline data as the device gives
 	for (uint32_t inl : { 256u, 128u, 64u, 0u }) {
 		ibv_qp_init_attr ia{};
 		ia.send_cq = ib.scq;
 		ia.recv_cq = ib.rcq;
+		ia.srq = ib.srq;
 		ia.qp_type = types[cfg.qpt];
 		ia.cap.max_send_wr = cfg.depth;
-		ia.cap.max_recv_wr = cfg.depth;
+		ia.cap.max_recv_wr = ib.srq ? 0 : cfg.depth;
 		ia.cap.max_send_sge = cfg.sge;
-		ia.cap.max_recv_sge = cfg.sge;
+		ia.cap.max_recv_sge = ib.srq ? 0 : cfg.sge;
 		ia.cap.max_inline_data = inl;
 		ib.qp = ibv_create_qp(ib.pd, &ia);
 		if (ib.qp) {
@@ -161,8 +174,8 @@ void ib_setup(Ib &ib, const Config &cfg, size_t mem_len, bool want_mw)
 		}
 	}
 	if (!ib.qp)
-		die(EXIT_ERROR, "ibv_create_qp (%s, depth %u, sge %u): %s", qpt_name[cfg.qpt],
-		    cfg.depth, cfg.sge, strerror(errno));
+		die(EXIT_ERROR, "ibv_create_qp (%s, depth %u, sge %u%s): %s", qpt_name[cfg.qpt],
+		    cfg.depth, cfg.sge, ib.srq ? ", on an SRQ" : "", strerror(errno));
 
 	ib.mem_len = mem_len;
 	if (posix_memalign((void **)&ib.mem, 4096, mem_len))
@@ -186,6 +199,19 @@ void ib_setup(Ib &ib, const Config &cfg, size_t mem_len, bool want_mw)
 	ib.rd_atomic = cfg.qpt == QPT_RC ?
 			       std::max(1u, std::min(cfg.depth, (uint32_t)ib.dev.max_qp_rd_atom)) :
 			       0;
+}
+
+int ib_post_recv(Ib &ib, ibv_recv_wr *wr)
+{
+	ibv_recv_wr *bad = nullptr;
+	return ib.srq ? ibv_post_srq_recv(ib.srq, wr, &bad) : ibv_post_recv(ib.qp, wr, &bad);
+}
+
+int ib_srq_arm(Ib &ib, uint32_t limit)
+{
+	ibv_srq_attr a{};
+	a.srq_limit = limit;
+	return ibv_modify_srq(ib.srq, &a, IBV_SRQ_LIMIT);
 }
 
 PeerInfo ib_local(const Ib &ib)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // rdma_oracle's verbs side: the device, one QP (RC, UC or UD) with its
-// CQs and completion channel, one MR over all buffers, and bringing the
-// QP up towards the peer's QPN/PSN/GID.
+// CQs and completion channel (and, with --srq, its shared receive queue),
+// one MR over all buffers, and bringing the QP up towards the peer's
+// QPN/PSN/GID.
 #pragma once
 
 #include "oracle.h"
@@ -30,6 +31,7 @@ struct Ib {
 	ibv_comp_channel *ch = nullptr;
 	ibv_cq *scq = nullptr, *rcq = nullptr;
 	ibv_qp *qp = nullptr;
+	ibv_srq *srq = nullptr;	// --srq: where the QP takes its receives from
 	ibv_mr *mr = nullptr;
 	ibv_ah *ah = nullptr;	// UD: the peer
 	ibv_mw *mw = nullptr;	// SEND_WITH_INV: the window this side owns
@@ -63,9 +65,15 @@ std::string gid_str(const ibv_gid &g);
 // Opens the device (@o.dev, or the only/first one), checks the port is
 // active and the GID index valid; usage errors exit 2.
 void ib_open(Ib &ib, const Options &o);
-// PD, CQs, the QP (SQ and RQ of cfg.depth), @mem_len bytes of registered
-// memory; MW_BIND access and a type-2 window if @want_mw.
+// PD, CQs, the QP (SQ and RQ of cfg.depth; --srq: an SRQ of cfg.depth
+// instead of the RQ), @mem_len bytes of registered memory; MW_BIND access
+// and a type-2 window if @want_mw.
 void ib_setup(Ib &ib, const Config &cfg, size_t mem_len, bool want_mw);
+// Posts receive @wr to the SRQ, if there is one, else to the QP; an errno.
+int ib_post_recv(Ib &ib, ibv_recv_wr *wr);
+// Arms the SRQ limit: IBV_EVENT_SRQ_LIMIT_REACHED once fewer than @limit
+// receives are left; an errno.
+int ib_srq_arm(Ib &ib, uint32_t limit);
 PeerInfo ib_local(const Ib &ib);
 // RESET -> INIT -> RTR -> RTS towards @peer (UD: an AH to its GID).
 void ib_connect(Ib &ib, const Config &cfg, const PeerInfo &peer);

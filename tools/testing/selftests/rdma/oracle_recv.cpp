@@ -52,6 +52,14 @@ static void grh_check(Ctx &c, const Where &w, const RecvPost &p, uint32_t size, 
 	}
 }
 
+// A receive completion must name our QP (with --srq, the SRQ's receives
+// could complete on any QP attached to it).
+static void qpn_check(Ctx &c, const Where &w, const ibv_wc &wc)
+{
+	if (wc.qp_num != c.ib.qp->qp_num)
+		mismatch_val(w, "receive completion qp_num", wc.qp_num, c.ib.qp->qp_num);
+}
+
 // The completion's fields against message @m: byte_len, immediate,
 // invalidated rkey (@inv), UD source QPN and GRH.
 static void recv_meta(Ctx &c, Op op, const Where &w, const MsgPlan &m, const ibv_wc &wc,
@@ -222,6 +230,7 @@ void recv_check(Ctx &c, Op op, Dir d, uint64_t n, const MsgPlan &m, const ibv_wc
 	RecvPost &p = c.ring_head();
 	check_wc(wc, recv_wr_id(p.seq),
 		 op == OP_WRITE_IMM ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV, w, "receive");
+	qpn_check(c, w, wc);
 	expect_arrival(c, op, d, n, m, wc, p);
 	recv_meta(c, op, w, m, wc, inv, p);
 	if (op == OP_WRITE_IMM)
@@ -245,6 +254,7 @@ static void lossy_arrival(Ctx &c, Dir d, const ibv_wc &wc, Op phase_op, uint64_t
 	Where w{ op, d, 0, wc.byte_len };
 	check_wc(wc, recv_wr_id(p.seq), wimm ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV, w,
 		 "receive (message not identified yet)");
+	qpn_check(c, w, wc);
 	if (!(c.cfg.ops & (1u << op)))
 		mismatch_val(w, "received a message of a kind never sent: byte_len", wc.byte_len, 0);
 	Ident id = identify(c, op, d, wc, p);

@@ -108,9 +108,9 @@ one_case() {
 for stack in ${VERBS_STACKS:-$(by_tier ours "upstream ours")}; do
 	echo "=== $stack"
 	stack_load "$stack" || die "load $stack"
-	# make check: the removals teardown-traffic does not do (netns-move)
-	# and the plain one; check-full: all four
-	for method in ${VERBS_TEARDOWN_METHODS:-$(by_tier "link-delete netns-move" "link-delete netdev-delete rmmod netns-move")}; do
+	# make check: the removals teardown-traffic does not do there
+	# (netdev-delete, netns-move); check-full: all four
+	for method in ${VERBS_TEARDOWN_METHODS:-$(by_tier "netdev-delete netns-move" "link-delete netdev-delete rmmod netns-move")}; do
 		one_case "$stack" "$method"
 	done
 	stack_unload || die "unload $stack"
