@@ -8,6 +8,8 @@
 #   rc-v4-256    RC, IPv4, path MTU 256, many small packets, deep queue
 #   uc-v6        UC, IPv6, MTU 1024
 #   ud-v4        UD, IPv4, MTU 1024
+#   rc-v4-srq    RC, receives through a shared receive queue (--srq)
+#   ud-v6-srq    UD, IPv6, --srq
 # then the oracle's own proof (test build of rdma_rxe, rxe_test_hooks.h):
 #   corrupt      test_corrupt_every=5: a payload byte inverted before the
 #                ICRC; the oracle must report a MISMATCH
@@ -33,6 +35,8 @@ RUNS=(
 	"rc-v4-256 pass --qp rc -g G4 --mtu 256 --iters $iters --depth 64 --max-size 4096"
 	"uc-v6 pass --qp uc -g G6 --mtu 1024 --iters $iters"
 	"ud-v4 pass --qp ud -g G4 --mtu 1024 --iters $iters"
+	"rc-v4-srq pass --qp rc -g G4 --mtu 1024 --iters $iters --srq"
+	"ud-v6-srq pass --qp ud -g G6 --mtu 1024 --iters $iters --srq"
 )
 if [ "${CHECK_TIER:-check}" = full ]; then
 	for qp in rc uc ud; do
@@ -43,6 +47,7 @@ if [ "${CHECK_TIER:-check}" = full ]; then
 		done
 	done
 	RUNS+=("full-rc-big pass --qp rc -g G4 --mtu 4096 --iters 50 --max-size 1048576")
+	RUNS+=("full-uc-v6-srq pass --qp uc -g G6 --mtu 4096 --iters 300 --srq --sge 1")
 fi
 
 fails=0

@@ -15,6 +15,8 @@
 #                  invalidation with the wrong wc_flags, see
 #                  Documentation/dev-tools/verbs-differences.rst)
 #   uc-v4, ud-v6   UC and UD
+#   rc-v6-srq      RC over IPv6 with receives through a shared receive
+#                  queue (--srq): SEND, SEND_IMM, WRITE_IMM
 #   corrupt        A (ours) inverts a payload byte of every 5th packet before
 #                  the ICRC (test build): the oracle must report a MISMATCH
 #   atomic-twice   A executes every atomic twice: a MISMATCH too
@@ -46,12 +48,15 @@ RUNS=(
 	"rc-v6 pass --qp rc -g G6 --ops $OPS"
 	"uc-v4 pass --qp uc -g G4"
 	"ud-v6 pass --qp ud -g G6"
+	"rc-v6-srq pass --qp rc -g G6 --srq --ops send,send_imm,write_imm"
 )
 if [ "${CHECK_TIER:-check}" = full ]; then
 	RUNS+=(
 		"rc-v4-256 pass --qp rc -g G4 --mtu 256 --ops $OPS"
 		"rc-v4-4096 pass --qp rc -g G4 --mtu 4096 --ops $OPS --max-size 65536"
 		"ud-v4-4096 pass --qp ud -g G4 --mtu 4096"
+		"uc-v4-srq pass --qp uc -g G4 --srq"
+		"ud-v4-srq pass --qp ud -g G4 --srq"
 	)
 fi
 [ "$A_OURS" = 1 ] && RUNS+=(

@@ -362,6 +362,15 @@ static int kt_poll_wait(struct rxe_cq *cq, int want, struct ib_wc *out,
 	}
 }
 
+/*
+ * A kernel post_send runs the requester inline only on the QP's CPU; from
+ * any other CPU it is queued there. Wait until that queued run is over.
+ */
+static void kt_req_settle(struct rxe_qp *qp)
+{
+	flush_work(&qp->req.work);
+}
+
 static void rxe_kunit_flush_order(struct kunit *test)
 {
 	struct kt_qp t = {};
@@ -485,12 +494,14 @@ static void rxe_kunit_fast_reg(struct kunit *test)
 	/* unsignaled LOCAL_INV completes silently */
 	inv.ex.invalidate_rkey = key;
 	KUNIT_ASSERT_EQ(test, rxe_post_send(&t.qp->ibqp, &inv, &bad), 0);
+	kt_req_settle(t.qp);
 	KUNIT_EXPECT_EQ(test, rxe_poll_cq(&t.scq->ibcq, 8, out), 0);
 	KUNIT_EXPECT_EQ(test, mr->state, RXE_MR_FREE);
 
 	/* a key of another index is a local error: QP to ERR */
 	reg.key = key + 0x100;
 	KUNIT_ASSERT_EQ(test, rxe_post_send(&t.qp->ibqp, &reg.wr, &bad), 0);
+	kt_req_settle(t.qp);
 	KUNIT_ASSERT_EQ(test, rxe_poll_cq(&t.scq->ibcq, 8, out), 1);
 	KUNIT_EXPECT_EQ(test, out[0].status, IB_WC_LOC_QP_OP_ERR);
 	KUNIT_EXPECT_EQ(test, rxe_qp_state(t.qp), IB_QPS_ERR);
