@@ -13,8 +13,8 @@
 #   --moddir DIR     our built modules (passed to run-vm.sh)
 #   --timeout S      per-VM run timeout in seconds (default 900)
 #
-# VM A: run-vm.sh --net listen:PORT:52:54:00:00:00:01, output in build/wire/a;
-# VM B: run-vm.sh --net connect:PORT:52:54:00:00:00:02, output in build/wire/b,
+# VM A: run-vm.sh --net listen:PORT:52:54:00:00:00:01, output in build/wire/NAME/a;
+# VM B: run-vm.sh --net connect:PORT:52:54:00:00:00:02, output in build/wire/NAME/b,
 # started once A's QEMU listens on PORT.  Both boot with --smp 1 --mem 1G
 # --stack none.  The guest scripts must synchronise over the wire (B retries
 # until A answers, each with a deadline), never through host files.  After
@@ -72,7 +72,7 @@ if [ -n "$results" ]; then
 	results=$(cd "$(dirname "$results")" && pwd)/$(basename "$results")
 fi
 
-wire=$repo/build/wire
+wire=$repo/build/wire/$name
 out_a=$wire/a
 out_b=$wire/b
 # our QEMUs: the ones whose output share is one of our --out directories

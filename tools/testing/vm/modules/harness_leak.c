@@ -4,9 +4,10 @@
  * its kmemleak verdict finds a leak.  Each object starts with the marker
  * "harness-leak-selftest" (kmemleak's hex dump shows it) and is allocated
  * by harness_leak_one() (its backtrace names harness_leak); the module
- * stays loaded so the backtrace resolves.  Four of them: a stale copy of
- * the last pointer in a cached kernel stack can hide one object from
- * kmemleak, not all four.
+ * stays loaded so the backtrace resolves.  kmemleak scans the stacks of
+ * live tasks and cached free stacks: a stale copy of an object's pointer
+ * left below the caller's frame by kmalloc would hide the object, so the
+ * stack below init's frame is zeroed after the allocations.
  */
 #include <linux/compiler.h>
 #include <linux/module.h>
@@ -30,6 +31,22 @@ static noinline int harness_leak_one(void)
 	return 0;
 }
 
+#define HARNESS_SCRUB_BYTES	512
+#define HARNESS_SCRUB_DEPTH	8
+
+/* zeroes HARNESS_SCRUB_DEPTH frames of stack below the caller's */
+static noinline void harness_scrub_stack(int depth)
+{
+	char buf[HARNESS_SCRUB_BYTES];
+
+	memset(buf, 0, sizeof(buf));
+	barrier_data(buf);
+	if (depth > 1)
+		harness_scrub_stack(depth - 1);
+	/* buf stays live across the call: no frame is reused */
+	barrier_data(buf);
+}
+
 static int __init harness_leak_init(void)
 {
 	int i;
@@ -37,6 +54,7 @@ static int __init harness_leak_init(void)
 	for (i = 0; i < HARNESS_LEAKS; i++)
 		if (harness_leak_one())
 			return -ENOMEM;
+	harness_scrub_stack(HARNESS_SCRUB_DEPTH);
 	pr_info("harness_leak: leaked %d objects of 64 bytes\n", HARNESS_LEAKS);
 	return 0;
 }
