@@ -197,26 +197,56 @@ void region_exact(Ctx &c, const Where &w, size_t slot, size_t slot_len, size_t d
 		      (gw + " after").c_str());
 }
 
+// UC target data at one look: @k leading bytes of the message are there;
+// @hole: bytes after the first missing one are not all guard.
+struct RegionLook {
+	uint32_t k;
+	bool hole;
+};
+
+static RegionLook region_look(Ctx &c, size_t data, uint64_t key, uint32_t size, uint8_t g)
+{
+	const size_t k = pat_cmp(key, 0, c.at(data), size);
+	const bool hole = k < size && guard_cmp(g, c.at(data + k), size - k) < size - k;
+	return RegionLook{ (uint32_t)k, hole };
+}
+
+// A hole is a MISMATCH only when it stays: the device may be placing the
+// message while it is read (and a copy need not run front to back), so a
+// look can see a hole that the next one does not. Judged once the bytes
+// have not changed for this long.
+static const double HOLE_STABLE_S = 0.2;
+
 // UC: how many leading bytes of the message are there; the rest must be
 // untouched (a UC WRITE that lost a packet stops there); anything else
-// is a MISMATCH.
+// that does not change for HOLE_STABLE_S is a MISMATCH.
 static uint32_t region_state(Ctx &c, const Where &w, size_t slot, size_t data, uint64_t key,
 			     uint32_t size, uint8_t g)
 {
-	size_t k = pat_cmp(key, 0, c.at(data), size);
-	if (k < size) {
-		size_t j = guard_cmp(g, c.at(data + k), size - k);
-		if (j < size - k) {
+	RegionLook l = region_look(c, data, key, size, g);
+	std::vector<uint8_t> seen;
+	const double until = now_s() + c.o.timeout;
+	double since = 0;
+	while (l.hole) {
+		const double t = now_s();
+		if (t >= until)
+			error_at(w, "UC WRITE: the target data kept changing for %gs", c.o.timeout);
+		if (seen.empty() || memcmp(seen.data(), c.at(data), size)) {
+			seen.assign(c.at(data), c.at(data) + size);
+			since = t;
+		} else if (t - since >= HOLE_STABLE_S) {
 			// data after a hole: report the hole's start
 			region_map(c, data, key, size, g);
-			mismatch(w, (long long)k, c.at(data)[k], pat_byte(key, k),
+			mismatch(w, (long long)l.k, c.at(data)[l.k], pat_byte(key, l.k),
 				 "target data (a UC WRITE must be a prefix, then untouched)");
 		}
+		c.block(t + 0.005);
+		l = region_look(c, data, key, size, g);
 	}
 	c.guard_check(slot, data - slot, g, w, -(long long)(data - slot), "target guard before");
 	c.guard_check(data + size, slot + c.lay.tgt_slot - data - size, g, w, size,
 		      "target guard after");
-	return (uint32_t)k;
+	return l.k;
 }
 
 // A non-lossy WRITE's data: after the initiator's completions it is there

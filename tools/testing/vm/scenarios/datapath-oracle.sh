@@ -69,6 +69,13 @@ if [ -z "${ORACLE_RUNS:-}" ] || [[ " $ORACLE_RUNS " == *" corrupt "* ]]; then
 	rxe_param test_corrupt_every 0
 	oracle_judge corrupt mismatch || fails=$((fails + 1))
 fi
+if [ -z "${ORACLE_RUNS:-}" ] || [[ " $ORACLE_RUNS " == *" corrupt-uc-write "* ]]; then
+	rxe_param test_corrupt_every 5
+	oracle_run corrupt-uc-write ns2 ns1 10.0.0.2 rxe1 rxe0 --qp uc -g "$NS_G4" --mtu 1024 \
+		--iters 20 --ops write
+	rxe_param test_corrupt_every 0
+	oracle_judge corrupt-uc-write mismatch || fails=$((fails + 1))
+fi
 if [ -z "${ORACLE_RUNS:-}" ] || [[ " $ORACLE_RUNS " == *" atomic-twice "* ]]; then
 	rxe_param test_atomic_twice 1
 	oracle_run atomic-twice ns2 ns1 10.0.0.2 rxe1 rxe0 --qp rc -g "$NS_G4" --iters 20 \
