@@ -34,15 +34,37 @@ stack_load() {
 	esac
 }
 
+# user_procs: "PID:COMM" of every process that is not a kernel thread
+user_procs() {
+	local d c
+	for d in /proc/[0-9]*; do
+		[ -s "$d/cmdline" ] || continue
+		read -r c <"$d/comm" 2>/dev/null && printf '%s:%s ' "${d#/proc/}" "$c"
+	done
+}
+
 # stack_unload: remove whichever stack is loaded.  Ours and upstream's
-# modules share names, so one list in dependency order serves both.
+# modules share names, so one list in dependency order serves both.  A
+# module still in use after 30 s fails; what holds it is printed.
 RDMA_UNLOAD_ORDER="siw rdma_rxe mlx_lite rdma_ucm ib_uverbs rdma_cm iw_cm ib_cm ib_core"
 stack_unload() {
-	local m loaded
+	local m loaded i
 	# one read of /proc/modules: lsmod costs seconds under TCG
 	loaded=" $(cut -d' ' -f1 /proc/modules | tr '\n' ' ') "
 	for m in $RDMA_UNLOAD_ORDER; do
-		case "$loaded" in *" $m "*) rmmod "$m" || return 1 ;; esac
+		case "$loaded" in *" $m "*) ;; *) continue ;; esac
+		for ((i = 0; i < 30; i++)); do
+			rmmod "$m" 2>/dev/null && break
+			sleep 1
+		done
+		[ "$i" = 0 ] && continue
+		if [ "$i" = 30 ] && ! rmmod "$m"; then
+			echo "stack_unload: $m in use (refcnt $(cat /sys/module/$m/refcnt 2>&1)," \
+				"holders: $(ls /sys/module/$m/holders 2>&1 | tr '\n' ' '))"
+			echo "stack_unload: user processes: $(user_procs)"
+			return 1
+		fi
+		echo "stack_unload: $m was in use for ${i}s"
 	done
 	return 0
 }
@@ -60,26 +82,41 @@ wire_eth0_up() {
 
 # bpftrace_start OUTFILE PROGRAM: start bpftrace in the background and wait
 # (up to $BPFTRACE_ATTACH_TIMEOUT s, default 180) until its probes are
-# attached.  Prints the PID.  Under TCG attaching takes 7-17 s, much more
-# with #include.  Stop it with bpftrace_stop PID (maps print on SIGINT).
+# attached; its PID is in BPFTRACE_PID.  Call it in the shell that will
+# stop it (not in $(...)): bpftrace must be that shell's child, so that
+# bpftrace_stop can wait for its exit.  Under TCG attaching takes 7-17 s,
+# much more with #include.
 bpftrace_start() {
-	local out=$1 prog=$2 pid i
+	local out=$1 prog=$2 i
+	BPFTRACE_PID=
 	__BPFTRACE_NOTIFY_PROBES_ATTACHED=1 bpftrace -B none -e "$prog" >"$out" 2>&1 &
-	pid=$!
+	BPFTRACE_PID=$!
 	for ((i = 0; i < ${BPFTRACE_ATTACH_TIMEOUT:-180}; i++)); do
-		grep -q __BPFTRACE_NOTIFY_PROBES_ATTACHED "$out" 2>/dev/null && { echo "$pid"; return 0; }
-		kill -0 "$pid" 2>/dev/null || { cat "$out" >&2; return 1; }
+		grep -q __BPFTRACE_NOTIFY_PROBES_ATTACHED "$out" 2>/dev/null && return 0
+		kill -0 "$BPFTRACE_PID" 2>/dev/null || { cat "$out" >&2; return 1; }
 		sleep 1
 	done
-	kill "$pid" 2>/dev/null
 	echo "bpftrace_start: probes not attached in time" >&2
+	bpftrace_stop "$BPFTRACE_PID"
 	return 1
 }
 
+# bpftrace_stop PID: SIGINT (maps print), then wait until it has exited:
+# a bpftrace still detaching holds a reference on the module of every
+# tracepoint it attached to (ib_core cannot be unloaded).  Detaching costs
+# tens of seconds under a loaded TCG; after $BPFTRACE_EXIT_TIMEOUT s
+# (default 300) it is killed.  Fails when it had to be killed.
 bpftrace_stop() {
-	kill -INT "$1" 2>/dev/null
+	local i
+	kill -INT "$1" 2>/dev/null || return 0
+	for ((i = 0; i < ${BPFTRACE_EXIT_TIMEOUT:-300}; i++)); do
+		kill -0 "$1" 2>/dev/null || { wait "$1" 2>/dev/null; return 0; }
+		sleep 1
+	done
+	echo "bpftrace_stop: bpftrace $1 still running ${i}s after SIGINT: killed" >&2
+	kill -KILL "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
-	return 0
+	return 1
 }
 
 # veth_pair_add MAC: veth0 (with MAC) <-> veth1, both up.
@@ -206,4 +243,17 @@ netem_set() {
 			tc -n "$ns" qdisc add dev "$dev" root netem $1 || die "tc netem $1 on $dev"
 		fi
 	done
+}
+
+# peer_ns_up: rxe0 on veth0 (10.0.0.1, MAC 52:54:00:12:34:56) in this
+# namespace; its peer veth1 (10.0.0.2) in namespace "peer", from where
+# roce_inject.py sends; removed on exit (EXIT trap).
+peer_ns_up() {
+	veth_pair_add 52:54:00:12:34:56
+	ip netns add peer || die "netns"
+	trap 'ip netns del peer 2>/dev/null' EXIT
+	ip link set veth1 netns peer
+	ip netns exec peer ip addr add 10.0.0.2/24 dev veth1
+	ip netns exec peer ip link set veth1 up
+	ip addr add 10.0.0.1/24 dev veth0
 }

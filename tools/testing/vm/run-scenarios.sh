@@ -13,6 +13,21 @@ timeout_s=${SCENARIO_TIMEOUT:-1500}
 # (kmemleak reports each object's allocation time in jiffies)
 sed -n 's/^jiffies: //p' /proc/timer_list | head -n 1 >"$OUT/kmemleak.start"
 
+# reap_group PGID: TERM, then KILL, what is left in process group PGID
+reap_group() {
+	local i left
+	left=$(pgrep -g "$1" -l | tr '\n' ' ')
+	[ -n "$left" ] || return 0
+	echo "run-scenarios: left running: $left"
+	kill -TERM -- "-$1" 2>/dev/null
+	for ((i = 0; i < 100; i++)); do
+		pgrep -g "$1" >/dev/null || return 0
+		[ "$i" = 50 ] && kill -KILL -- "-$1" 2>/dev/null
+		sleep 0.2
+	done
+	echo "run-scenarios: still running after SIGKILL: $(pgrep -g "$1" -l | tr '\n' ' ')"
+}
+
 for s in "$@"; do
 	name=$(basename "$s" .sh)
 	dmesg -C
@@ -25,11 +40,18 @@ for s in "$@"; do
 		# (a function whose stderr the scenario captures captures its
 		# trace lines too: such a scenario may fail when traced)
 		BASH_ENV=$REPO/tools/testing/vm/trace.bashenv timeout -k 10 "$timeout_s" \
-			bash "$s" >"$OUT/$name.log" 2>"$OUT/$name.trace" </dev/null
+			bash "$s" >"$OUT/$name.log" 2>"$OUT/$name.trace" </dev/null &
 	else
-		timeout -k 10 "$timeout_s" bash "$s" >"$OUT/$name.log" 2>&1 </dev/null
+		timeout -k 10 "$timeout_s" bash "$s" >"$OUT/$name.log" 2>&1 </dev/null &
 	fi
+	pgid=$!
+	wait "$pgid"
 	rc=$?
+	# timeout(1) leads a process group of its own: what the scenario
+	# left running (a server it did not wait for, a bpftrace still
+	# detaching) goes before the unload; what a kill cannot end (stuck
+	# in the kernel) keeps the stack from unloading and fails below
+	reap_group "$pgid" >>"$OUT/$name.log" 2>&1
 	# whatever the scenario left loaded goes now, so the next one starts
 	# clean; a stack that cannot be unloaded fails the scenario
 	if ! (. "$REPO/tools/testing/vm/lib.sh" && stack_unload) >>"$OUT/$name.log" 2>&1; then

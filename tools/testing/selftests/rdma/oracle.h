@@ -101,6 +101,8 @@ struct Options {
 	std::string port = "18515";
 	double timeout = 30;
 	int verbose = 0;
+	// --lossy-link: this side's link drops packets (see phase_inv_write)
+	bool lossy_link = false;
 
 	bool client() const { return !host.empty(); }
 };

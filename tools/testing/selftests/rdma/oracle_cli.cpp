@@ -34,6 +34,8 @@ static const char USAGE[] =
 	"      --lossy          UC/UD: count lost and duplicated messages, do not fail\n"
 	"      --settle MS      --lossy: quiet time that ends a round (default 500)\n"
 	"      --srq            receives through a shared receive queue (ibv_post_srq_recv)\n"
+	"      --lossy-link     the link drops packets: a WRITE through an invalidated rkey\n"
+	"                       may end in a retry error (its NAK lost), not only an access error\n"
 	"      --duration S     repeat the plan until S seconds have passed\n"
 	"      --timeout S      longest wait for a completion or the peer (default 30)\n"
 	"      --seed S         the plan's seed (client; default: time-based)\n"
@@ -53,6 +55,7 @@ enum {
 	O_LOSSY,
 	O_SETTLE,
 	O_SRQ,
+	O_LOSSY_LINK,
 	O_DURATION,
 	O_TIMEOUT,
 	O_SEED,
@@ -136,6 +139,7 @@ void parse(int argc, char **argv, Options &o)
 		{ "lossy", no_argument, nullptr, O_LOSSY },
 		{ "settle", required_argument, nullptr, O_SETTLE },
 		{ "srq", no_argument, nullptr, O_SRQ },
+		{ "lossy-link", no_argument, nullptr, O_LOSSY_LINK },
 		{ "duration", required_argument, nullptr, O_DURATION },
 		{ "timeout", required_argument, nullptr, O_TIMEOUT },
 		{ "seed", required_argument, nullptr, O_SEED },
@@ -199,6 +203,9 @@ void parse(int argc, char **argv, Options &o)
 		case O_SGE:
 			c.sge = (uint32_t)num("--sge", optarg, 1, MAX_SGE);
 			o.given |= CFG_SGE;
+			break;
+		case O_LOSSY_LINK:
+			o.lossy_link = true;
 			break;
 		case O_LOSSY:
 			c.lossy = 1;

@@ -29,17 +29,20 @@ say "bpftrace tools/bpf/qpstate.bt &    (QP state changes, while the tools below
 ip addr add 10.0.0.1/24 dev veth0
 for i in $(seq 100); do grep -q ffff:0a00:0001 /sys/class/infiniband/rxe0/ports/1/gids/1 2>/dev/null && break; sleep 0.2; done
 bt_out=$(mktemp)
-bt_pid=$(bpftrace_start "$bt_out" "$(cat "$REPO/tools/bpf/qpstate.bt")") || echo "bpftrace did not start"
+bt_pid=
+bpftrace_start "$bt_out" "$(cat "$REPO/tools/bpf/qpstate.bt")" && bt_pid=$BPFTRACE_PID || echo "bpftrace did not start"
 say "ibv_rc_pingpong -d rxe0 -g 1 -n 100 -c &  ibv_rc_pingpong -d rxe0 -g 1 -n 100 -c 10.0.0.1"
 ibv_rc_pingpong -d rxe0 -g 1 -n 100 -c >/dev/null 2>&1 &
+srv=$!
 sleep 2
 ibv_rc_pingpong -d rxe0 -g 1 -n 100 -c 10.0.0.1
-wait
+wait "$srv"
 say "ib_write_bw -d rxe0 -x 1 -D 2 &  ib_write_bw -d rxe0 -x 1 -D 2 127.0.0.1"
 ib_write_bw -d rxe0 -x 1 -D 2 >/dev/null 2>&1 &
+srv=$!
 sleep 3
 ib_write_bw -d rxe0 -x 1 -D 2 127.0.0.1 | sed -n '/#bytes/,/^-/p'
-wait
+wait "$srv"
 [ -n "$bt_pid" ] && bpftrace_stop "$bt_pid"
 say "the qpstate.bt trace of those runs"
 grep -v '^__BPFTRACE\|^Attaching' "$bt_out"; rm -f "$bt_out"

@@ -31,13 +31,11 @@ drive() {
 # traced NAME PROGRAM: start bpftrace, drive a QP, stop; output in
 # $work/NAME.bt, the QP number in $work/NAME.qpn
 traced() {
-	local name=$1 prog=$2 pid i
-	pid=$(bpftrace_start "$work/$name.bt" "$prog") || { cat "$work/$name.bt"; return 1; }
-	drive "$work/$name.drive" >"$work/$name.qpn" || { bpftrace_stop "$pid"; return 2; }
+	local name=$1 prog=$2
+	bpftrace_start "$work/$name.bt" "$prog" || { cat "$work/$name.bt"; return 1; }
+	drive "$work/$name.drive" >"$work/$name.qpn" || { bpftrace_stop "$BPFTRACE_PID"; return 2; }
 	sleep 1
-	bpftrace_stop "$pid"
-	# not our child (started in a command substitution): wait for its exit
-	for ((i = 0; i < 100; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+	bpftrace_stop "$BPFTRACE_PID" || return 3
 	echo "--- $name (QP $(cat "$work/$name.qpn"))"
 	grep -v __BPFTRACE_NOTIFY "$work/$name.bt"
 }
