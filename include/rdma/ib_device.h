@@ -17,6 +17,7 @@
 #include <linux/xarray.h>
 #include <linux/netdevice.h>
 #include <linux/mutex.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/rdma_netlink.h>
@@ -361,6 +362,8 @@ struct ib_device {
 	enum ib_device_state state;
 	/* Serialises unregistration with namespace moves. */
 	struct mutex unreg_mutex;
+	/* ib_unregister_device_queued(): unregistration without the caller */
+	struct work_struct unregistration_work;
 	/*
 	 * The namespace the device lives in (init_net unless the driver says
 	 * otherwise before registering).  Changes only while the device is
@@ -434,6 +437,13 @@ int ib_register_device(struct ib_device *device, const char *name,
 		       struct device *dma_device);
 void ib_unregister_device(struct ib_device *device);
 void ib_unregister_device_and_put(struct ib_device *device);
+/*
+ * Unregister and free the device from a work item, for callers that may
+ * not wait for its users (a netdev notifier holds RTNL).  The caller
+ * holds a use (ib_device_get/try_get) across the call; the driver must
+ * have ops.dealloc_driver.  Queuing twice unregisters once.
+ */
+void ib_unregister_device_queued(struct ib_device *device);
 void ib_unregister_driver(enum rdma_driver_id driver_id);
 int ib_device_rename(struct ib_device *device, const char *name);
 

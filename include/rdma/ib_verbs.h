@@ -55,16 +55,29 @@ struct ib_udata {
 	struct ib_ucontext *uctx;
 };
 
+/*
+ * Driver data in and out of a uverbs command: never beyond the lengths
+ * user space gave.  What user space did not send reads as zero; what it
+ * has no room for is not written (a driver that needs a minimum checks
+ * inlen/outlen itself and fails with EINVAL).
+ */
 static inline int ib_copy_from_udata(void *dest, struct ib_udata *udata,
 				     size_t len)
 {
-	return copy_from_user(dest, udata->inbuf, len) ? -EFAULT : 0;
+	size_t n = min(len, udata->inlen);
+
+	if (n && copy_from_user(dest, udata->inbuf, n))
+		return -EFAULT;
+	memset((char *)dest + n, 0, len - n);
+	return 0;
 }
 
 static inline int ib_copy_to_udata(struct ib_udata *udata, const void *src,
 				   size_t len)
 {
-	return copy_to_user(udata->outbuf, src, len) ? -EFAULT : 0;
+	size_t n = min(len, udata->outlen);
+
+	return n && copy_to_user(udata->outbuf, src, n) ? -EFAULT : 0;
 }
 
 /* A user context: one per uverbs file, after GET_CONTEXT. */

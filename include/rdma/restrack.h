@@ -54,8 +54,15 @@ void rdma_restrack_set_name(struct rdma_restrack_entry *res,
 /* After the driver's create succeeded / before the driver's destroy. */
 void rdma_restrack_add(struct rdma_restrack_entry *res);
 void rdma_restrack_del(struct rdma_restrack_entry *res);
-/* Number of entries of @type listed for @device. */
-u32 rdma_restrack_count(struct ib_device *device,
-			enum rdma_restrack_type type);
+/*
+ * Number of entries of @type of @device the calling task may see: all of
+ * them from the initial pid namespace, elsewhere those of tasks of the
+ * caller's pid namespace (kernel ones are not).  @show_details: upstream's
+ * driver-internal entries, of which this stack has none.
+ */
+int rdma_restrack_count(struct ib_device *device,
+			enum rdma_restrack_type type, bool show_details);
+/* May the calling task see @res (rdma res)?  The rule above. */
+bool rdma_is_visible_in_pid_ns(struct rdma_restrack_entry *res);
 
 #endif /* _RDMA_RESTRACK_H */

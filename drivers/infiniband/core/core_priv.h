@@ -107,9 +107,14 @@ void rdma_restrack_unlist(struct rdma_restrack_entry *res);
  * verbs*.c: a core-allocated driver object, never smaller than the ib_
  * struct itself (a driver may leave its size at 0).
  */
-#define ib_zalloc_obj(dev, ib_type)					\
+/*
+ * A driver object; one a user asks for (@udata set) is charged to the
+ * caller's memory cgroup.
+ */
+#define ib_zalloc_obj(dev, ib_type, udata)				\
 	((struct ib_type *)kzalloc(max_t(size_t, (dev)->ops.size_##ib_type, \
-					 sizeof(struct ib_type)), GFP_KERNEL))
+					 sizeof(struct ib_type)),	\
+				   (udata) ? GFP_KERNEL_ACCOUNT : GFP_KERNEL))
 
 /* the restrack owner a child object inherits: kernel name, or NULL (task) */
 const char *ib_res_parent_name(const struct rdma_restrack_entry *parent);

@@ -58,6 +58,11 @@ struct class ib_class = {
 	.namespace = ib_class_namespace,
 };
 
+static void ib_unregistration_work(struct work_struct *work);
+
+/* queued unregistrations (ib_unregister_device_queued) */
+static struct workqueue_struct *ib_unreg_wq;
+
 struct ib_device *_ib_alloc_device(size_t size)
 {
 	struct ib_device *dev;
@@ -75,6 +80,7 @@ struct ib_device *_ib_alloc_device(size_t size)
 	refcount_set(&dev->refcount, 0);
 	init_completion(&dev->unreg_completion);
 	mutex_init(&dev->unreg_mutex);
+	INIT_WORK(&dev->unregistration_work, ib_unregistration_work);
 	rdma_dev_set_net(dev, &init_net);
 	init_rwsem(&dev->client_data_rwsem);
 	xa_init_flags(&dev->client_data, XA_FLAGS_ALLOC);
@@ -109,6 +115,8 @@ static struct ib_device *find_by_name_locked(const char *name)
 	struct ib_device *dev;
 	unsigned long index;
 
+	lockdep_assert_held(&devices_rwsem);
+
 	xa_for_each(&devices, index, dev)
 		if (!strcmp(name, dev->name))
 			return dev;
@@ -136,6 +144,8 @@ static int assign_name_locked(struct ib_device *dev, const char *fmt)
 {
 	char buf[IB_DEVICE_NAME_MAX];
 	int i, ret;
+
+	lockdep_assert_held_write(&devices_rwsem);
 
 	ret = ib_device_check_name(fmt);
 	if (ret)
@@ -756,7 +766,32 @@ void ib_unregister_device_and_put(struct ib_device *dev)
 }
 EXPORT_SYMBOL(ib_unregister_device_and_put);
 
-/* Unregister and free every device of a driver (its module is going away). */
+static void ib_unregistration_work(struct work_struct *work)
+{
+	struct ib_device *dev = container_of(work, struct ib_device,
+					     unregistration_work);
+
+	if (__ib_unregister_device(dev))
+		free_unregistered(dev);
+	put_device(&dev->dev);
+}
+
+void ib_unregister_device_queued(struct ib_device *dev)
+{
+	WARN_ON(!refcount_read(&dev->refcount));
+	WARN_ON(!dev->ops.dealloc_driver);
+	/* the work item's hold on the memory; dropped when it is done */
+	get_device(&dev->dev);
+	if (!queue_work(ib_unreg_wq, &dev->unregistration_work))
+		put_device(&dev->dev);
+}
+EXPORT_SYMBOL(ib_unregister_device_queued);
+
+/*
+ * Unregister and free every device of a driver (its module is going
+ * away), those whose queued unregistration is under way included: no
+ * call into the driver is left when this returns.
+ */
 void ib_unregister_driver(enum rdma_driver_id driver_id)
 {
 	struct ib_device *dev;
@@ -776,6 +811,7 @@ void ib_unregister_driver(enum rdma_driver_id driver_id)
 		if (found)
 			ib_unregister_device_and_put(dev);
 	} while (found);
+	flush_workqueue(ib_unreg_wq);
 }
 EXPORT_SYMBOL(ib_unregister_driver);
 
@@ -907,7 +943,15 @@ EXPORT_SYMBOL(ib_device_get_netdev);
 
 int ib_devices_init(void)
 {
-	return class_register(&ib_class);
+	int ret;
+
+	ib_unreg_wq = alloc_workqueue("ib-unreg-wq", WQ_UNBOUND, 0);
+	if (!ib_unreg_wq)
+		return -ENOMEM;
+	ret = class_register(&ib_class);
+	if (ret)
+		destroy_workqueue(ib_unreg_wq);
+	return ret;
 }
 
 void ib_devices_exit(void)
@@ -916,4 +960,5 @@ void ib_devices_exit(void)
 	WARN_ON(!xa_empty(&devices));
 	WARN_ON(!xa_empty(&clients));
 	class_unregister(&ib_class);
+	destroy_workqueue(ib_unreg_wq);
 }

@@ -79,6 +79,8 @@ static int compat_dev_add_locked(struct ib_device *ibdev, struct net *net)
 	struct ib_compat_dev *cdev;
 	int ret;
 
+	lockdep_assert_held(&rdma_nets_mutex);
+
 	cdev = (struct ib_compat_dev *)kzalloc(sizeof(*cdev), GFP_KERNEL);
 	if (!cdev)
 		return -ENOMEM;
@@ -117,6 +119,8 @@ static void compat_devs_del_locked(struct ib_device *ibdev,
 				   const struct net *net)
 {
 	struct ib_compat_dev *cdev, *tmp;
+
+	lockdep_assert_held(&rdma_nets_mutex);
 
 	list_for_each_entry_safe(cdev, tmp, &ibdev->compat_devs, list) {
 		if (net && !net_eq(read_pnet(&cdev->net), net))

@@ -649,7 +649,8 @@ static int fill_res_summary(struct sk_buff *msg, struct ib_device *dev)
 		    nla_put_string(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME,
 				   res_summary[i].label) ||
 		    put_u64(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR,
-			    (u64)rdma_restrack_count(dev, res_summary[i].type))) {
+			    (u64)rdma_restrack_count(dev, res_summary[i].type,
+							 false))) {
 			nla_nest_cancel(msg, table);
 			return -EMSGSIZE;
 		}

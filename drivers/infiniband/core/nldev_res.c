@@ -44,15 +44,6 @@ static int fill_owner(struct sk_buff *msg, const struct rdma_restrack_entry *res
 	return pid ? nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_PID, (u32)pid) : 0;
 }
 
-/* User objects are shown only within their owner's pid namespace tree. */
-static bool res_visible(const struct rdma_restrack_entry *res)
-{
-	struct pid_namespace *ns = task_active_pid_ns(current);
-
-	return !res->user || ns == &init_pid_ns ||
-	       ns == task_active_pid_ns(res->task);
-}
-
 static int put_u64(struct sk_buff *msg, int attr, u64 value)
 {
 	return nla_put_u64_64bit(msg, attr, value, RDMA_NLDEV_ATTR_PAD);
@@ -280,7 +271,7 @@ static int put_row(struct sk_buff *msg, const struct res_kind *kind,
 	struct nlattr *entry;
 	int ret;
 
-	if (!res_visible(res))
+	if (!rdma_is_visible_in_pid_ns(res))
 		return 0;
 	entry = nla_nest_start_noflag(msg, kind->entry_attr);
 	if (!entry)

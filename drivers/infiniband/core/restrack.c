@@ -7,6 +7,7 @@
  * so a dump never reads a freed object.
  */
 #include <linux/module.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/xarray.h>
@@ -159,18 +160,31 @@ void rdma_restrack_del(struct rdma_restrack_entry *res)
 }
 EXPORT_SYMBOL(rdma_restrack_del);
 
-u32 rdma_restrack_count(struct ib_device *device,
-			enum rdma_restrack_type type)
+bool rdma_is_visible_in_pid_ns(struct rdma_restrack_entry *res)
 {
+	if (!res->user)
+		return task_active_pid_ns(current) == &init_pid_ns;
+	/* 0: the owner is not in the caller's pid namespace tree */
+	return res->task && task_pid_vnr(res->task);
+}
+EXPORT_SYMBOL(rdma_is_visible_in_pid_ns);
+
+int rdma_restrack_count(struct ib_device *device,
+			enum rdma_restrack_type type, bool show_details)
+{
+	struct pid_namespace *ns = task_active_pid_ns(current);
 	struct rdma_restrack_entry *res;
 	unsigned long index;
-	u32 n = 0;
+	int n = 0;
 
 	if (type >= RDMA_RESTRACK_MAX)
 		return 0;
 	xa_lock(&device->res[type]);
 	xa_for_each(&device->res[type], index, res)
-		n++;
+		if (ns == &init_pid_ns ||
+		    (res->user && res->task &&
+		     ns == task_active_pid_ns(res->task)))
+			n++;
 	xa_unlock(&device->res[type]);
 	return n;
 }

@@ -75,7 +75,7 @@ static int pin_all(struct ib_umem *umem, unsigned int gup_flags)
 						       pinned, 0,
 						       (unsigned long)pinned << PAGE_SHIFT,
 						       UMEM_MAX_SEGMENT,
-						       left, GFP_KERNEL);
+						       left, GFP_KERNEL_ACCOUNT);
 		if (ret) {
 			unpin_user_pages_dirty_lock(batch, pinned, false);
 			break;
@@ -101,7 +101,7 @@ struct ib_umem *ib_umem_get(struct ib_device *device, unsigned long addr,
 	if (!current->mm)
 		return (struct ib_umem *)ERR_PTR(-EFAULT);
 
-	umem = (struct ib_umem *)kzalloc(sizeof(*umem), GFP_KERNEL);
+	umem = (struct ib_umem *)kzalloc(sizeof(*umem), GFP_KERNEL_ACCOUNT);
 	if (!umem)
 		return (struct ib_umem *)ERR_PTR(-ENOMEM);
 	umem->device = device;

@@ -88,7 +88,7 @@ static struct uverbs_ucontext *ucontext_alloc(struct uverbs_file *file)
 {
 	struct uverbs_ucontext *uctx;
 
-	uctx = (struct uverbs_ucontext *)kzalloc(sizeof(*uctx), GFP_KERNEL);
+	uctx = (struct uverbs_ucontext *)kzalloc(sizeof(*uctx), GFP_KERNEL_ACCOUNT);
 	if (!uctx)
 		return NULL;
 	uctx->file = file;

@@ -258,7 +258,7 @@ static int modify_qp(struct uverbs_cmd_ctx *ctx,
 	ret = uverbs_check_modify_qp(&cmd->base, ex, qp->port, &lim, &mask);
 	if (ret)
 		goto out;
-	attr = (struct ib_qp_attr *)kzalloc(sizeof(*attr), GFP_KERNEL);
+	attr = (struct ib_qp_attr *)kzalloc(sizeof(*attr), GFP_KERNEL_ACCOUNT);
 	if (!attr) {
 		ret = -ENOMEM;
 		goto out;
@@ -352,7 +352,7 @@ int uverbs_cmd_query_qp(struct uverbs_cmd_ctx *ctx)
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	qp = (struct ib_qp *)uobj->object;
-	q = (struct qp_query *)kzalloc(sizeof(*q), GFP_KERNEL);
+	q = (struct qp_query *)kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
 	if (!q) {
 		ret = -ENOMEM;
 		goto out;

@@ -56,6 +56,7 @@ static void ev_queue_init(struct uverbs_ev_queue *q)
 static bool ev_queue_add_locked(struct uverbs_ev_queue *q,
 				struct uverbs_event *ev, unsigned int max)
 {
+	lockdep_assert_held(&q->lock);
 	if (q->closed || q->count >= max) {
 		if (!q->closed)
 			q->dropped++;
@@ -71,6 +72,7 @@ static bool ev_queue_add_locked(struct uverbs_ev_queue *q,
 /* Caller holds q->lock. */
 static void ev_unlink_locked(struct uverbs_ev_queue *q, struct uverbs_event *ev)
 {
+	lockdep_assert_held(&q->lock);
 	list_del(&ev->list);
 	list_del_init(&ev->obj_list);
 	q->count--;
@@ -214,7 +216,7 @@ struct file *uverbs_async_file_create(struct uverbs_device *udev,
 	struct uverbs_async_file *async;
 	struct file *filp;
 
-	async = (struct uverbs_async_file *)kzalloc(sizeof(*async), GFP_KERNEL);
+	async = (struct uverbs_async_file *)kzalloc(sizeof(*async), GFP_KERNEL_ACCOUNT);
 	if (!async)
 		return (struct file *)ERR_PTR(-ENOMEM);
 	kref_init(&async->ref);
@@ -241,6 +243,7 @@ struct file *uverbs_async_file_create(struct uverbs_device *udev,
 /* Caller holds async->q.lock. */
 static void async_close_locked(struct uverbs_async_file *async, bool fatal)
 {
+	lockdep_assert_held(&async->q.lock);
 	if (!async->q.closed)
 		async->fatal_pending = fatal;
 	async->q.closed = true;
@@ -463,7 +466,7 @@ struct file *uverbs_comp_file_create(struct uverbs_ucontext *uctx,
 	struct uverbs_comp_file *comp;
 	struct file *filp;
 
-	comp = (struct uverbs_comp_file *)kzalloc(sizeof(*comp), GFP_KERNEL);
+	comp = (struct uverbs_comp_file *)kzalloc(sizeof(*comp), GFP_KERNEL_ACCOUNT);
 	if (!comp)
 		return (struct file *)ERR_PTR(-ENOMEM);
 	kref_init(&comp->ref);

@@ -145,7 +145,7 @@ static int uverbs_open(struct inode *inode, struct file *filp)
 	if (ret)
 		return ret;
 
-	file = (struct uverbs_file *)kzalloc(sizeof(*file), GFP_KERNEL);
+	file = (struct uverbs_file *)kzalloc(sizeof(*file), GFP_KERNEL_ACCOUNT);
 	if (!file) {
 		put_device(&udev->dev);
 		return -ENOMEM;

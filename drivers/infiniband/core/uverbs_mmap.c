@@ -49,7 +49,7 @@ static void umap_open(struct vm_area_struct *vma)
 	struct uverbs_file *file = vma_file(vma);
 	struct uverbs_umap *m;
 
-	m = (struct uverbs_umap *)kzalloc(sizeof(*m), GFP_KERNEL);
+	m = (struct uverbs_umap *)kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	mutex_lock(&file->umap_lock);
 	if (!m) {
 		/* cannot track it: it stays mapped, the driver is not told */
@@ -100,7 +100,7 @@ int uverbs_umap_mmap(struct uverbs_file *file, struct ib_ucontext *uctx,
 	struct uverbs_umap *m;
 	int ret;
 
-	m = (struct uverbs_umap *)kzalloc(sizeof(*m), GFP_KERNEL);
+	m = (struct uverbs_umap *)kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
 	ret = uctx->device->ops.mmap(uctx, vma);

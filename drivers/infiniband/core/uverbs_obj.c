@@ -43,7 +43,7 @@ struct ib_uobject *uverbs_uobj_alloc(struct uverbs_ucontext *uctx,
 	struct ib_uobject *uobj;
 	int ret;
 
-	uobj = (struct ib_uobject *)kzalloc(sizeof(*uobj), GFP_KERNEL);
+	uobj = (struct ib_uobject *)kzalloc(sizeof(*uobj), GFP_KERNEL_ACCOUNT);
 	if (!uobj)
 		return (struct ib_uobject *)ERR_PTR(-ENOMEM);
 	atomic_set(&uobj->usecnt, -1);	/* nobody may use it before commit */
@@ -54,7 +54,7 @@ struct ib_uobject *uverbs_uobj_alloc(struct uverbs_ucontext *uctx,
 	INIT_LIST_HEAD(&uobj->comp_events);
 	/* a NULL entry reserves the handle; lookups see nothing yet */
 	ret = xa_alloc(&uctx->objects, &uobj->handle, NULL, xa_limit_32b,
-		       GFP_KERNEL);
+		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		kfree(uobj);
 		return (struct ib_uobject *)ERR_PTR(ret);

@@ -21,7 +21,7 @@ struct ib_ucontext *ib_alloc_ucontext(struct ib_device *device,
 
 	if (!device->ops.alloc_ucontext)
 		return (struct ib_ucontext *)ERR_PTR(-EOPNOTSUPP);
-	uctx = ib_zalloc_obj(device, ib_ucontext);
+	uctx = ib_zalloc_obj(device, ib_ucontext, udata);
 	if (!uctx)
 		return (struct ib_ucontext *)ERR_PTR(-ENOMEM);
 	uctx->device = device;
@@ -57,7 +57,7 @@ static struct ib_pd *alloc_pd(struct ib_device *device, unsigned int flags,
 
 	if (!device->ops.alloc_pd)
 		return (struct ib_pd *)ERR_PTR(-EOPNOTSUPP);
-	pd = ib_zalloc_obj(device, ib_pd);
+	pd = ib_zalloc_obj(device, ib_pd, udata);
 	if (!pd)
 		return (struct ib_pd *)ERR_PTR(-ENOMEM);
 	pd->device = device;
@@ -383,7 +383,7 @@ struct ib_mw *ib_alloc_mw_user(struct ib_pd *pd, enum ib_mw_type type,
 		return (struct ib_mw *)ERR_PTR(-EINVAL);
 	if (!device->ops.alloc_mw)
 		return (struct ib_mw *)ERR_PTR(-EOPNOTSUPP);
-	mw = ib_zalloc_obj(device, ib_mw);
+	mw = ib_zalloc_obj(device, ib_mw, udata);
 	if (!mw)
 		return (struct ib_mw *)ERR_PTR(-ENOMEM);
 	mw->device = device;

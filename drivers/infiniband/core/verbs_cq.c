@@ -28,7 +28,7 @@ static struct ib_cq *create_cq(struct ib_device *device,
 	    (device->attrs.max_cqe > 0 &&
 	     attr->cqe > (unsigned int)device->attrs.max_cqe))
 		return (struct ib_cq *)ERR_PTR(-EINVAL);
-	cq = ib_zalloc_obj(device, ib_cq);
+	cq = ib_zalloc_obj(device, ib_cq, udata);
 	if (!cq)
 		return (struct ib_cq *)ERR_PTR(-ENOMEM);
 	cq->device = device;
@@ -156,7 +156,7 @@ static struct ib_srq *create_srq(struct ib_pd *pd,
 	ret = check_srq_attr(device, &init->attr);
 	if (ret)
 		return (struct ib_srq *)ERR_PTR(ret);
-	srq = ib_zalloc_obj(device, ib_srq);
+	srq = ib_zalloc_obj(device, ib_srq, udata);
 	if (!srq)
 		return (struct ib_srq *)ERR_PTR(-ENOMEM);
 	srq->device = device;

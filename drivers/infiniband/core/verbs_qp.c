@@ -72,7 +72,7 @@ static struct ib_qp *create_qp(struct ib_pd *pd, struct ib_qp_init_attr *init,
 	ret = check_qp_init(pd, init, !caller);
 	if (ret)
 		return (struct ib_qp *)ERR_PTR(ret);
-	qp = ib_zalloc_obj(device, ib_qp);
+	qp = ib_zalloc_obj(device, ib_qp, udata);
 	if (!qp)
 		return (struct ib_qp *)ERR_PTR(-ENOMEM);
 	qp->device = device;

@@ -74,11 +74,11 @@ static void verbs_refcounts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&pd->usecnt), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&cq->usecnt), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&srq->usecnt), 1);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_PD), 1u);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_CQ), 1u);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_QP), 1u);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_SRQ), 1u);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_MR), 1u);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_PD, false), 1);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_CQ, false), 1);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_QP, false), 1);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_SRQ, false), 1);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_MR, false), 1);
 	KUNIT_EXPECT_FALSE(test, qp->res.user);
 	KUNIT_EXPECT_STREQ(test, qp->res.kern_name, KBUILD_MODNAME);
 	KUNIT_EXPECT_EQ(test, qp->res.id, 17u);
@@ -87,7 +87,7 @@ static void verbs_refcounts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dealloc_pd(pd), -EBUSY);
 	KUNIT_EXPECT_EQ(test, ib_destroy_cq(cq), -EBUSY);
 	KUNIT_EXPECT_EQ(test, ib_destroy_srq(srq), -EBUSY);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_PD), 1u);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_PD, false), 1);
 
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&cq->usecnt), 0);
@@ -97,11 +97,11 @@ static void verbs_refcounts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pd->usecnt), 0);
 	KUNIT_EXPECT_EQ(test, ib_dealloc_pd(pd), 0);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_PD), 0u);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_CQ), 0u);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_QP), 0u);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_SRQ), 0u);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_MR), 0u);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_PD, false), 0);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_CQ, false), 0);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_QP, false), 0);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_SRQ, false), 0);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_MR, false), 0);
 	mock_destroy(m);
 }
 
@@ -138,8 +138,8 @@ static void verbs_rereg_moves_pd(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, nmr->pd, pd1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pd1->usecnt), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pd2->usecnt), 0);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(&m->ibdev, RDMA_RESTRACK_MR),
-			1u);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(&m->ibdev, RDMA_RESTRACK_MR,
+						  false), 1);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(nmr), 0);
 	KUNIT_EXPECT_EQ(test, ib_dealloc_pd(pd1), 0);
 	KUNIT_EXPECT_EQ(test, ib_dealloc_pd(pd2), 0);
@@ -179,7 +179,7 @@ static void verbs_create_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_qp(pd, &init)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pd->usecnt), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&cq->usecnt), 0);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_QP), 0u);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(d, RDMA_RESTRACK_QP, false), 0);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_alloc_mr(pd, IB_MR_TYPE_USER, 4)),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_get_dma_mr(pd, IB_ACCESS_REMOTE_WRITE)),
@@ -466,6 +466,28 @@ static void verbs_umem_args(struct kunit *test)
 	ib_umem_release(NULL);
 }
 
+static void verbs_udata_bounds(struct kunit *test)
+{
+	struct ib_udata udata = {};
+	u8 buf[16];
+
+	/* nothing sent: the driver reads zeroes, no user access is made */
+	memset(buf, 0xa5, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, ib_copy_from_udata(buf, &udata, sizeof(buf)), 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(buf, 0, sizeof(buf)));
+	/* no room: nothing is written */
+	KUNIT_EXPECT_EQ(test, ib_copy_to_udata(&udata, buf, sizeof(buf)), 0);
+	/* a user buffer that is not there still faults */
+	udata.inbuf = u64_to_user_ptr(0x10ULL);
+	udata.inlen = 8;
+	udata.outbuf = u64_to_user_ptr(0x10ULL);
+	udata.outlen = 8;
+	KUNIT_EXPECT_EQ(test, ib_copy_from_udata(buf, &udata, sizeof(buf)),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, ib_copy_to_udata(&udata, buf, sizeof(buf)),
+			-EFAULT);
+}
+
 static struct kunit_case verbs_cases[] = {
 	KUNIT_CASE(verbs_refcounts),
 	KUNIT_CASE(verbs_rereg_moves_pd),
@@ -474,6 +496,7 @@ static struct kunit_case verbs_cases[] = {
 	KUNIT_CASE(verbs_ah_resolution),
 	KUNIT_CASE(verbs_sg_to_pages),
 	KUNIT_CASE(verbs_umem_args),
+	KUNIT_CASE(verbs_udata_bounds),
 	{}
 };
 

@@ -29,6 +29,8 @@ static struct rxe_dev *rxe_find_locked(const struct net_device *ndev)
 {
 	struct rxe_dev *rxe;
 
+	lockdep_assert_held(&rxe_dev_mutex);
+
 	list_for_each_entry(rxe, &rxe_dev_list, list)
 		if (rxe->ndev == ndev)
 			return rxe;
@@ -219,9 +221,11 @@ static void rxe_follow_netdev(struct rxe_dev *rxe, struct net *net)
 }
 
 /*
- * Runs under RTNL.  NETDEV_UNREGISTER waits in ib_unregister_device_and_put()
- * until every user of the device is gone, with RTNL held (as upstream rxe
- * does); a client that needs RTNL in its remove() would deadlock here.
+ * Runs under RTNL, so it never waits for the device's users (a user can
+ * stall a uverbs command for as long as it likes): NETDEV_UNREGISTER
+ * queues the unregistration, as upstream does.  The netdev's own
+ * unregistration then waits, without RTNL, for the reference the device
+ * holds (dropped by dealloc_driver).
  */
 static int rxe_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
@@ -236,8 +240,10 @@ static int rxe_netdev_event(struct notifier_block *nb, unsigned long event,
 		if (ndev->reg_state == NETREG_REGISTERED)
 			break;
 		rxe = rxe_get_by_netdev(ndev);
-		if (rxe)
-			ib_unregister_device_and_put(&rxe->ib_dev);
+		if (rxe) {
+			ib_unregister_device_queued(&rxe->ib_dev);
+			ib_device_put(&rxe->ib_dev);
+		}
 		break;
 	case NETDEV_REGISTER:
 		rxe = rxe_get_by_netdev(ndev);

@@ -78,8 +78,9 @@ struct rxe_dev {
 	spinlock_t mmap_lock;
 	u64 mmap_next;
 	struct list_head mmap_pending;
-	/* the GSI QP (QPN 1), if created */
+	/* the GSI QP (QPN 1), if created, and its pool index (0: none) */
 	struct ib_qp *gsi_qp;
+	u32 gsi_index;
 };
 
 static inline struct rxe_dev *to_rdev(struct ib_device *ib_dev)

@@ -32,6 +32,7 @@ int rxe_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return ret;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
+	mutex_init(&cq->resize_mutex);
 	spin_lock_init(&cq->lock);
 	cq->is_user = udata != NULL;
 	cq->queue = rxe_queue_create(rxe, attr->cqe, sizeof(union rxe_cqe),
@@ -71,10 +72,17 @@ int rxe_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		return ret;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
+	/*
+	 * Resizes of one CQ are serialised: a second one must not read
+	 * the ring the first is about to free.
+	 */
+	mutex_lock(&cq->resize_mutex);
 	q = rxe_queue_create(rxe, cqe, cq->queue->elem_size, cq->queue->side,
 			     rxe_udata_uctx(ibcq->device, udata), &resp.mi);
-	if (IS_ERR(q))
-		return PTR_ERR(q);
+	if (IS_ERR(q)) {
+		ret = PTR_ERR(q);
+		goto unlock;
+	}
 	if (udata) {
 		ret = ib_copy_to_udata(udata, &resp, sizeof(resp));
 		if (ret)
@@ -90,6 +98,8 @@ int rxe_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		ibcq->cqe = cq->queue->capacity;
 out:
 	rxe_queue_destroy(q);
+unlock:
+	mutex_unlock(&cq->resize_mutex);
 	return ret;
 }
 
@@ -100,6 +110,7 @@ int rxe_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	rxe_pool_del(&cq->elem);
 	rxe_queue_destroy(cq->queue);
 	cq->queue = NULL;
+	mutex_destroy(&cq->resize_mutex);
 	return 0;
 }
 

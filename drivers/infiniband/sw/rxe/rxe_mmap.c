@@ -39,15 +39,45 @@ void rxe_mmap_info_put(struct rxe_mmap_info *ip)
 	kref_put(&ip->ref, rxe_mmap_info_release);
 }
 
+/*
+ * A ring's memory.  A user ring is charged to the caller's memory cgroup
+ * (beyond its limit the call fails with ENOMEM rather than waking the
+ * OOM killer); rxe_mmap_ring() maps it page by page.
+ */
+static void *rxe_ring_alloc(u32 size, bool user)
+{
+	if (!user)
+		return vzalloc(size);
+	return __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
+			       __GFP_ZERO);
+}
+
+/* Map the first pages of @buf (vmalloc memory) over all of @vma. */
+static int rxe_mmap_ring(struct vm_area_struct *vma, void *buf)
+{
+	unsigned long off, len = vma->vm_end - vma->vm_start;
+	int ret;
+
+	for (off = 0; off < len; off += PAGE_SIZE) {
+		ret = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page((u8 *)buf + off));
+		if (ret)
+			return ret;
+	}
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	return 0;
+}
+
 struct rxe_mmap_info *rxe_mmap_info_create(struct rxe_dev *rxe, u32 size,
 					   bool user, struct rxe_ucontext *uctx)
 {
 	struct rxe_mmap_info *ip;
 
-	ip = (struct rxe_mmap_info *)kzalloc(sizeof(*ip), GFP_KERNEL);
+	ip = (struct rxe_mmap_info *)kzalloc(sizeof(*ip), user ?
+					     GFP_KERNEL_ACCOUNT : GFP_KERNEL);
 	if (!ip)
 		return (struct rxe_mmap_info *)ERR_PTR(-ENOMEM);
-	ip->buf = vmalloc_user(size);
+	ip->buf = rxe_ring_alloc(size, user);
 	if (!ip->buf) {
 		kfree(ip);
 		return (struct rxe_mmap_info *)ERR_PTR(-ENOMEM);
@@ -128,7 +158,7 @@ int rxe_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 	if (!found)
 		return -EINVAL;
 
-	ret = remap_vmalloc_range(vma, found->buf, 0);
+	ret = rxe_mmap_ring(vma, found->buf);
 	if (ret) {
 		/* give the cookie back: the user may retry */
 		spin_lock(&rxe->mmap_lock);

@@ -27,6 +27,7 @@
 /* Under mr->lock: is [@iova, @iova + @len) inside @mr? */
 static bool rxe_mr_range_ok(const struct rxe_mr *mr, u64 iova, u64 len)
 {
+	lockdep_assert_held(&mr->lock);
 	if (iova + len < iova)
 		return false;
 	if (mr->ibmr.type == IB_MR_TYPE_DMA)
@@ -39,6 +40,8 @@ static bool rxe_mr_range_ok(const struct rxe_mr *mr, u64 iova, u64 len)
 static u64 rxe_mr_page_offset(const struct rxe_mr *mr, u64 iova)
 {
 	u64 first;
+
+	lockdep_assert_held(&mr->lock);
 
 	if (mr->ibmr.type == IB_MR_TYPE_USER)
 		first = mr->umem ? ib_umem_offset(mr->umem) : 0;
@@ -79,6 +82,8 @@ static int rxe_mr_copy_locked(struct rxe_mr *mr, u64 iova, u8 *buf, u32 len,
 {
 	u32 chunk;
 	u8 *p;
+
+	lockdep_assert_held(&mr->lock);
 
 	if (dir == RXE_COPY_TO_MR && mr->umem && !mr->umem->writable)
 		return -EFAULT;
@@ -212,7 +217,8 @@ out:
 	rxe_elem_put(elem);
 	if (mr) {
 		spin_lock_bh(&mr->lock);
-		if (mr->state != RXE_MR_VALID || !rxe_mr_range_ok(mr, va, len)) {
+		if (mr->state != RXE_MR_VALID || mr->ibmr.pd != qp->ibqp.pd ||
+		    !rxe_mr_range_ok(mr, va, len)) {
 			spin_unlock_bh(&mr->lock);
 			rxe_elem_put(&mr->elem);
 			return NULL;

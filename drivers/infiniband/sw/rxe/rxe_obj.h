@@ -8,6 +8,7 @@
 #ifndef _RXE_OBJ_H
 #define _RXE_OBJ_H
 
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 #include <uapi/rdma/rdma_user_rxe.h>
@@ -37,8 +38,9 @@ struct rxe_ah {
 struct rxe_cq {
 	struct ib_cq ibcq;
 	struct rxe_elem elem;
+	struct mutex resize_mutex;	/* one resize at a time; outside lock */
 	spinlock_t lock;
-	struct rxe_queue *queue;
+	struct rxe_queue *queue;	/* replaced under both */
 	u8 notify;			/* IB_CQ_SOLICITED / _NEXT_COMP armed */
 	bool is_user;
 };
@@ -52,8 +54,9 @@ union rxe_cqe {
 struct rxe_srq {
 	struct ib_srq ibsrq;
 	struct rxe_elem elem;		/* index = srq_num */
+	struct mutex modify_mutex;	/* one modify at a time; outside lock */
 	spinlock_t lock;
-	struct rxe_queue *queue;
+	struct rxe_queue *queue;	/* replaced under both */
 	u32 max_sge;
 	u32 limit;			/* armed while non-zero */
 	bool is_user;
@@ -111,7 +114,14 @@ struct rxe_mr {
 	u32 npages;
 	u32 max_pages;
 	unsigned int page_shift;
-	atomic_t num_mw;		/* type-1 windows bound to it */
+	atomic_t num_mw;		/* windows bound to it */
+	/*
+	 * Set under lock with num_mw seen zero, by a deregistration (for
+	 * good) or a reregistration (until it ends): a bind tests it and
+	 * raises num_mw under the same lock, so no window can link to an
+	 * MR that is going away or changing.
+	 */
+	bool no_bind;
 };
 
 enum rxe_mw_state {
@@ -209,7 +219,7 @@ int rxe_dealloc_mw(struct ib_mw *mw);
 /* IB_WR_BIND_MW / IB_WR_LOCAL_INV of an MW from @qp: 0 or a WC status */
 int rxe_bind_mw(struct rxe_qp *qp, u32 mw_rkey, u32 new_rkey, u32 mr_lkey,
 		u64 addr, u64 length, int access);
-int rxe_invalidate_mw(struct rxe_qp *qp, u32 rkey);
+int rxe_invalidate_mw(struct rxe_qp *qp, u32 rkey, bool remote);
 
 /* rxe_cq.c */
 int rxe_create_cq(struct ib_cq *cq, const struct ib_cq_init_attr *attr,

@@ -47,13 +47,13 @@ static void rxe_mr_set_keys(struct rxe_mr *mr, u32 key, int access)
 }
 
 /* a new MR on @pd with its index; keys from a random key byte */
-static struct rxe_mr *rxe_mr_new(struct ib_pd *pd, int access)
+static struct rxe_mr *rxe_mr_new(struct ib_pd *pd, int access, gfp_t gfp)
 {
 	struct rxe_dev *rxe = to_rdev(pd->device);
 	struct rxe_mr *mr;
 	int ret;
 
-	mr = (struct rxe_mr *)kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = (struct rxe_mr *)kzalloc(sizeof(*mr), gfp);
 	if (!mr)
 		return (struct rxe_mr *)ERR_PTR(-ENOMEM);
 	ret = rxe_pool_add(&rxe->mr_pool, &mr->elem);
@@ -80,7 +80,7 @@ static void rxe_mr_free(struct rxe_mr *mr)
 
 struct ib_mr *rxe_get_dma_mr(struct ib_pd *pd, int access)
 {
-	struct rxe_mr *mr = rxe_mr_new(pd, access);
+	struct rxe_mr *mr = rxe_mr_new(pd, access, GFP_KERNEL);
 
 	if (IS_ERR(mr))
 		return (struct ib_mr *)ERR_CAST(mr);
@@ -107,7 +107,7 @@ static int rxe_mr_map_umem(struct rxe_mr *mr, struct ib_umem *umem,
 	u32 n = 0, max;
 
 	max = ib_umem_num_pages(umem);
-	pages = (u64 *)kvcalloc(max ? max : 1, sizeof(u64), GFP_KERNEL);
+	pages = (u64 *)kvcalloc(max ? max : 1, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	if (!pages)
 		return -ENOMEM;
 	ib_umem_for_each_page(umem, &iter) {
@@ -155,7 +155,7 @@ struct ib_mr *rxe_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 
 	if (access & ~IB_ACCESS_SUPPORTED)
 		return (struct ib_mr *)ERR_PTR(-EOPNOTSUPP);
-	mr = rxe_mr_new(pd, access);
+	mr = rxe_mr_new(pd, access, GFP_KERNEL_ACCOUNT);
 	if (IS_ERR(mr))
 		return (struct ib_mr *)ERR_CAST(mr);
 	ret = rxe_mr_pin(mr, start, length, iova, access);
@@ -166,6 +166,22 @@ struct ib_mr *rxe_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	mr->ibmr.type = IB_MR_TYPE_USER;
 	mr->state = RXE_MR_VALID;
 	return &mr->ibmr;
+}
+
+/*
+ * No window is bound to @mr and none can bind until no_bind is cleared
+ * (true); false when a window is bound or another rereg runs.
+ */
+static bool rxe_mr_close_binds(struct rxe_mr *mr)
+{
+	bool ok;
+
+	spin_lock_bh(&mr->lock);
+	ok = !mr->no_bind && atomic_read(&mr->num_mw) == 0;
+	if (ok)
+		mr->no_bind = true;
+	spin_unlock_bh(&mr->lock);
+	return ok;
 }
 
 /*
@@ -187,19 +203,25 @@ struct ib_mr *rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 		return (struct ib_mr *)ERR_PTR(-EOPNOTSUPP);
 	if (ibmr->type != IB_MR_TYPE_USER)
 		return (struct ib_mr *)ERR_PTR(-EINVAL);
-	if (atomic_read(&mr->num_mw) > 0)
+	/* no window bound, none while this runs; one rereg at a time */
+	if (!rxe_mr_close_binds(mr))
 		return (struct ib_mr *)ERR_PTR(-EINVAL);
 	if (flags & IB_MR_REREG_TRANS) {
 		ret = rxe_mr_pin(mr, start, length, iova, new_access);
 		if (ret)
-			return (struct ib_mr *)ERR_PTR(ret);
+			goto out;
 	}
+	ret = 0;
 	spin_lock_bh(&mr->lock);
 	if (flags & IB_MR_REREG_PD)
 		ibmr->pd = pd;
 	rxe_mr_set_keys(mr, ibmr->lkey, new_access);
 	spin_unlock_bh(&mr->lock);
-	return NULL;
+out:
+	spin_lock_bh(&mr->lock);
+	mr->no_bind = false;
+	spin_unlock_bh(&mr->lock);
+	return ret ? (struct ib_mr *)ERR_PTR(ret) : NULL;
 }
 
 int rxe_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
@@ -207,7 +229,7 @@ int rxe_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct rxe_mr *mr = to_rmr(ibmr);
 
 	/* windows bound to it must go first (IBA 10.6.7.2.6) */
-	if (atomic_read(&mr->num_mw) > 0)
+	if (!rxe_mr_close_binds(mr))
 		return -EINVAL;
 	rxe_mr_free(mr);
 	return 0;
@@ -222,7 +244,7 @@ struct ib_mr *rxe_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 		return (struct ib_mr *)ERR_PTR(-EINVAL);
 	if (max_num_sg > RXE_MAX_FAST_REG_PAGES)
 		return (struct ib_mr *)ERR_PTR(-EINVAL);
-	mr = rxe_mr_new(pd, 0);
+	mr = rxe_mr_new(pd, 0, GFP_KERNEL);
 	if (IS_ERR(mr))
 		return (struct ib_mr *)ERR_CAST(mr);
 	mr->pages = (u64 *)kvcalloc(max_num_sg ? max_num_sg : 1, sizeof(u64),

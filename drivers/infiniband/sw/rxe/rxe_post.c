@@ -145,6 +145,7 @@ bad:
 /* Under wq->lock: become the one consumer of @wq, or ask it to look again. */
 static bool rxe_wq_claim(struct rxe_wq *wq)
 {
+	lockdep_assert_held(&wq->lock);
 	if (wq->busy) {
 		wq->again = true;
 		return false;
@@ -157,6 +158,7 @@ static bool rxe_wq_claim(struct rxe_wq *wq)
 /* Under wq->lock: stop consuming (true), unless asked to look again. */
 static bool rxe_wq_release(struct rxe_wq *wq)
 {
+	lockdep_assert_held(&wq->lock);
 	if (wq->again) {
 		wq->again = false;
 		return false;
@@ -168,7 +170,9 @@ static bool rxe_wq_release(struct rxe_wq *wq)
 /*
  * Flush in WQE order: the WQE the responder holds (older than any in the
  * ring), then the ring.  The responder posting a CQE holds the RQ busy
- * too (rxe_rq_complete_begin), so CQEs never overtake each other.
+ * too (rxe_rq_complete_begin), so CQEs never overtake each other.  A
+ * user QP's producer index is user memory: a pass ends after one ring's
+ * worth (what is posted while the QP is in ERR has no flush promised).
  */
 static void rxe_rq_flush(struct rxe_qp *qp)
 {
@@ -176,6 +180,7 @@ static void rxe_rq_flush(struct rxe_qp *qp)
 	struct rxe_wq *rq = &qp->rq;
 	struct rxe_recv_wqe *wqe;
 	struct ib_wc wc;
+	u32 n = 0;
 	u64 wr_id;
 
 	spin_lock_bh(&rq->lock);
@@ -185,7 +190,8 @@ static void rxe_rq_flush(struct rxe_qp *qp)
 		if (qp->resp.wqe_taken) {
 			qp->resp.wqe_taken = false;
 			wr_id = rxe_resp_wqe(&qp->resp)->wr_id;
-		} else if (rq->queue && !rxe_queue_empty(rq->queue)) {
+		} else if (rq->queue && !rxe_queue_empty(rq->queue) &&
+			   n++ <= rq->queue->index_mask) {
 			wqe = (struct rxe_recv_wqe *)
 			      rxe_queue_consumer_slot(rq->queue);
 			wr_id = READ_ONCE(wqe->wr_id);
@@ -193,6 +199,7 @@ static void rxe_rq_flush(struct rxe_qp *qp)
 		} else {
 			if (rxe_wq_release(rq))
 				break;
+			n = 0;	/* asked again: a new pass */
 			continue;
 		}
 		rxe_wc_fill(&wc, qp, wr_id, IB_WC_WR_FLUSH_ERR, IB_WC_RECV);
@@ -404,7 +411,8 @@ int rxe_send_do_local(struct rxe_qp *qp, const struct rxe_send_wqe *wqe)
 				       wqe->wr.wr.reg.access);
 	case IB_WR_LOCAL_INV:
 		if ((wqe->wr.ex.invalidate_rkey >> 8) >= RXE_MIN_MW_INDEX)
-			return rxe_invalidate_mw(qp, wqe->wr.ex.invalidate_rkey);
+			return rxe_invalidate_mw(qp, wqe->wr.ex.invalidate_rkey,
+						 false);
 		return rxe_mr_invalidate(pd, wqe->wr.ex.invalidate_rkey);
 	case IB_WR_BIND_MW:
 		return rxe_bind_mw(qp, wqe->wr.wr.mw.mw_rkey,

@@ -147,6 +147,8 @@ int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 						      qp->elem.index;
 	rxe_req_init(qp);
 	rxe_resp_init(qp);
+	if (init->qp_type == IB_QPT_GSI)
+		WRITE_ONCE(rxe->gsi_index, qp->elem.index);
 	return 0;
 
 err_queues:
@@ -372,7 +374,13 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct rxe_dev *rxe = to_rdev(ibqp->device);
 	struct rxe_qp *qp = to_rqp(ibqp);
 
-	/* no packet finds the QP after this; then stop both sides */
+	/*
+	 * No packet finds the QP after this; then stop both sides.  The
+	 * GSI index goes first: a pool index is reused only after
+	 * rxe_pool_del().
+	 */
+	if (ibqp->qp_type == IB_QPT_GSI)
+		WRITE_ONCE(rxe->gsi_index, 0);
 	rxe_pool_del(&qp->elem);
 	if (ibqp->qp_type == IB_QPT_GSI)
 		cmpxchg(&rxe->gsi_qp, ibqp, NULL);

@@ -28,7 +28,8 @@ struct rxe_queue *rxe_queue_create(struct rxe_dev *rxe, u32 num_elem,
 	if (!rxe_queue_geometry(num_elem, elem_size, &g))
 		return (struct rxe_queue *)ERR_PTR(-EINVAL);
 	len = rxe_queue_map_len(&g, PAGE_SIZE);
-	q = (struct rxe_queue *)kzalloc(sizeof(*q), GFP_KERNEL);
+	q = (struct rxe_queue *)kzalloc(sizeof(*q), side == RXE_QUEUE_KERNEL ?
+					GFP_KERNEL : GFP_KERNEL_ACCOUNT);
 	if (!q)
 		return (struct rxe_queue *)ERR_PTR(-ENOMEM);
 	q->ip = rxe_mmap_info_create(rxe, (u32)len, side != RXE_QUEUE_KERNEL,

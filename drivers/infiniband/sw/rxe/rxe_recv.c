@@ -5,12 +5,14 @@
  * Checks, in order, each failure a silent drop with a counter: ICRC
  * (rcvd_icrc_err), header parse (rcvd_dropped); a well-formed packet
  * counts as rcvd_pkts; then destination QP, transport versus QP type,
- * QP state, P_Key and, for UD, Q_Key (rcvd_dropped).  What passes goes
+ * QP state, for RC and UC the peer's addresses, P_Key and, for UD,
+ * Q_Key (rcvd_dropped).  What passes goes
  * to rxe_resp_rcv() (requests) or rxe_comp_rcv() (responses) under the
  * QP reference rule of rxe_dp.h.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 
 #include "rxe.h"
@@ -18,29 +20,27 @@
 #include "rxe_dp.h"
 
 /*
- * The GSI QP with a reference.  Its pool index is not its QPN (1), and
- * rxe->gsi_qp alone may be freed under us: find it in the pool, where it
- * is usually the first entry (ib_mad creates it with the device).
+ * The GSI QP with a reference.  Its pool index is not its QPN (1):
+ * rxe->gsi_index says where it is, one lookup whatever the number of QPs
+ * (a stale index may meanwhile name another QP: the type says).
  */
 static struct rxe_qp *rxe_gsi_get(struct rxe_dev *rxe)
 {
-	struct rxe_pool *pool = &rxe->qp_pool;
-	struct rxe_qp *found = NULL;
+	u32 index = READ_ONCE(rxe->gsi_index);
 	struct rxe_elem *elem;
-	unsigned long index, flags;
+	struct rxe_qp *qp;
 
-	xa_lock_irqsave(&pool->xa, flags);
-	xa_for_each(&pool->xa, index, elem) {
-		struct rxe_qp *qp = container_of(elem, struct rxe_qp, elem);
-
-		if (qp->ibqp.qp_type != IB_QPT_GSI)
-			continue;
-		if (refcount_inc_not_zero(&elem->ref))
-			found = qp;
-		break;
+	if (!index)
+		return NULL;
+	elem = rxe_pool_get(&rxe->qp_pool, index);
+	if (!elem)
+		return NULL;
+	qp = container_of(elem, struct rxe_qp, elem);
+	if (qp->ibqp.qp_type != IB_QPT_GSI) {
+		rxe_elem_put(elem);
+		return NULL;
 	}
-	xa_unlock_irqrestore(&pool->xa, flags);
-	return found;
+	return qp;
 }
 
 static struct rxe_qp *rxe_qp_get(struct rxe_dev *rxe, u32 qpn)
@@ -95,10 +95,36 @@ static bool rxe_pkey_ok(u16 pkey)
 	return (pkey & 0x7fff) == (RXE_DEFAULT_PKEY & 0x7fff);
 }
 
-static bool rxe_qp_accepts(struct rxe_qp *qp, struct rxe_pkt *pkt)
+/*
+ * RC and UC take packets from their primary path only: the source
+ * address is the remote GID's, the destination our source GID's (an
+ * IPv4 GID is the v4-mapped address).  Anyone else who reaches UDP 4791
+ * is not the peer.
+ */
+static bool rxe_peer_ok(const struct rxe_av *av, struct sk_buff *skb)
 {
+	const struct iphdr *ip4 = ip_hdr(skb);
+	const struct ipv6hdr *ip6;
+
+	if (ip4->version == 4)
+		return av->network_type == RXE_NETWORK_TYPE_IPV4 &&
+		       ip4->saddr == av->dgid_addr._sockaddr_in.sin_addr.s_addr &&
+		       ip4->daddr == av->sgid_addr._sockaddr_in.sin_addr.s_addr;
+	ip6 = ipv6_hdr(skb);
+	return av->network_type == RXE_NETWORK_TYPE_IPV6 &&
+	       ipv6_addr_equal(&ip6->saddr,
+			       &av->dgid_addr._sockaddr_in6.sin6_addr) &&
+	       ipv6_addr_equal(&ip6->daddr,
+			       &av->sgid_addr._sockaddr_in6.sin6_addr);
+}
+
+static bool rxe_qp_accepts(struct rxe_qp *qp, struct sk_buff *skb)
+{
+	struct rxe_pkt *pkt = rxe_pkt(skb);
 	const struct rxe_hdr_info *info = &pkt->info;
+	enum ib_qp_type type = qp->ibqp.qp_type;
 	enum ib_qp_state state;
+	bool peer = true;
 	u32 qkey;
 
 	if (!rxe_transport_ok(qp, info->opcode))
@@ -106,8 +132,10 @@ static bool rxe_qp_accepts(struct rxe_qp *qp, struct rxe_pkt *pkt)
 	spin_lock_bh(&qp->state_lock);
 	state = qp->state;
 	qkey = qp->attr.qkey;
+	if (type == IB_QPT_RC || type == IB_QPT_UC)
+		peer = rxe_peer_ok(&qp->pri_av, skb);
 	spin_unlock_bh(&qp->state_lock);
-	if (!rxe_state_ok(state, info->mask))
+	if (!rxe_state_ok(state, info->mask) || !peer)
 		return false;
 	if (!rxe_pkey_ok(info->pkey))
 		return false;
@@ -158,7 +186,7 @@ void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb)
 	qp = rxe_qp_get(rxe, pkt->info.qpn);
 	if (!qp)
 		goto drop_count;
-	if (!rxe_qp_accepts(qp, pkt)) {
+	if (!rxe_qp_accepts(qp, skb)) {
 		rxe_elem_put(&qp->elem);
 		goto drop_count;
 	}

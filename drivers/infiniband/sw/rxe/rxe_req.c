@@ -224,6 +224,9 @@ void rxe_req_init(struct rxe_qp *qp)
 	struct rxe_req *req = &qp->req;
 	struct rxe_queue *q = qp->sq.queue;
 	u32 slots = q->index_mask + 1;
+	/* a user's (charged; ENOMEM beyond its cgroup's limit) */
+	gfp_t gfp = qp->is_user ? GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL :
+				  GFP_KERNEL;
 
 	INIT_WORK(&req->work, rxe_req_work);
 	skb_queue_head_init(&req->resp_pkts);
@@ -231,9 +234,8 @@ void rxe_req_init(struct rxe_qp *qp)
 	timer_setup(&req->rnr_timer, rxe_req_rnr_expired, 0);
 	spin_lock_init(&req->lock);
 	req->log2_elem = q->log2_elem;
-	req->swqe = (struct rxe_swqe *)kvcalloc(slots, sizeof(*req->swqe),
-						GFP_KERNEL);
-	req->copies = (u8 *)kvcalloc(slots, 1U << q->log2_elem, GFP_KERNEL);
+	req->swqe = (struct rxe_swqe *)kvcalloc(slots, sizeof(*req->swqe), gfp);
+	req->copies = (u8 *)kvcalloc(slots, 1U << q->log2_elem, gfp);
 	if (!req->swqe || !req->copies)
 		req->nomem = true;
 }
@@ -383,10 +385,15 @@ static bool rxe_req_take(struct rxe_qp *qp, u32 mtu)
 	int status;
 	u8 kind;
 
+	/*
+	 * Every decision is made on the private copy: the ring slot is
+	 * user memory and may change between two reads.  A WQE that must
+	 * wait is copied again when its turn comes.
+	 */
 	wqe = (struct rxe_send_wqe *)(req->copies +
 		((size_t)(req->next & q->index_mask) << req->log2_elem));
-	kind = rxe_swqe_kind(READ_ONCE(((struct rxe_send_wqe *)
-			     rxe_queue_slot(q, req->next))->wr.opcode));
+	memcpy(wqe, rxe_queue_slot(q, req->next), 1U << req->log2_elem);
+	kind = rxe_swqe_kind(wqe->wr.opcode);
 	max_rd = qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1;
 	if ((kind == RXE_SWQE_READ || kind == RXE_SWQE_ATOMIC) &&
 	    req->rd_atomic >= max_rd)
@@ -394,14 +401,12 @@ static bool rxe_req_take(struct rxe_qp *qp, u32 mtu)
 	if (kind != RXE_SWQE_LOCAL && qp->ibqp.qp_type == IB_QPT_RC &&
 	    rxe_psn_diff(req->psn, req->una) >= RXE_REQ_WINDOW)
 		return false;
-	if ((READ_ONCE(((struct rxe_send_wqe *)rxe_queue_slot(q, req->next))
-		       ->wr.send_flags) & IB_SEND_FENCE) && req->rd_atomic)
+	if ((wqe->wr.send_flags & IB_SEND_FENCE) && req->rd_atomic)
 		return false;
 
-	memcpy(wqe, rxe_queue_slot(q, req->next), 1U << req->log2_elem);
 	memset(sw, 0, sizeof(*sw));
 	sw->wqe = wqe;
-	sw->kind = rxe_swqe_kind(wqe->wr.opcode);
+	sw->kind = kind;
 	req->next = rxe_req_ring_next(qp, req->next);
 	status = rxe_req_check(qp, sw, mtu);
 	if (!status && sw->kind == RXE_SWQE_LOCAL)
@@ -654,13 +659,21 @@ static void rxe_req_send(struct rxe_qp *qp, enum ib_qp_state state,
 
 /* ---- ERR, RESET, SQD ---- */
 
-static void rxe_req_flush(struct rxe_qp *qp)
+/*
+ * Flush the SQ: the WQEs taken (their own status if they failed), then
+ * the ring.  A user QP's producer index is user memory: one call takes
+ * at most one ring's worth beyond what was taken and returns true when
+ * more is there (the caller runs again later, as after a budget).
+ */
+static bool rxe_req_flush(struct rxe_qp *qp)
 {
 	struct rxe_cq *cq = to_rcq(qp->ibqp.send_cq);
 	struct rxe_req *req = &qp->req;
 	struct rxe_queue *q = qp->sq.queue;
+	u32 n = 0, slots = q->index_mask + 1;
 	struct rxe_send_wqe *wqe;
 	struct rxe_swqe *sw;
+	bool more = false;
 	u64 wr_id;
 	u32 opcode;
 	struct ib_wc wc;
@@ -673,6 +686,12 @@ static void rxe_req_flush(struct rxe_qp *qp)
 		spin_lock_bh(&qp->sq.lock);
 		if (rxe_queue_empty(q)) {
 			spin_unlock_bh(&qp->sq.lock);
+			break;
+		}
+		/* nothing taken is left: stopping here loses nothing */
+		if (n++ >= slots && req->head == req->next) {
+			spin_unlock_bh(&qp->sq.lock);
+			more = true;
 			break;
 		}
 		if (req->head != req->next) {
@@ -702,6 +721,7 @@ static void rxe_req_flush(struct rxe_qp *qp)
 	req->rnr_wait = false;
 	req->goback_wait = false;
 	req->una = req->psn;
+	return more;
 }
 
 static void rxe_req_check_drained(struct rxe_qp *qp)
@@ -740,10 +760,8 @@ static bool rxe_req_pass(struct rxe_qp *qp)
 		rxe_qp_error(qp, IB_EVENT_QP_FATAL);
 		state = rxe_qp_state(qp);
 	}
-	if (state == IB_QPS_ERR) {
-		rxe_req_flush(qp);
-		return false;
-	}
+	if (state == IB_QPS_ERR)
+		return rxe_req_flush(qp);
 	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_SQE)
 		return false;
 	rxe_comp_process(qp);

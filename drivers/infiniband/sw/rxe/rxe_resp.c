@@ -313,7 +313,7 @@ static int rxe_resp_invalidate(struct rxe_resp_ctx *c)
 	int ret;
 
 	if ((rkey >> 8) >= RXE_MIN_MW_INDEX)
-		ret = rxe_invalidate_mw(c->qp, rkey);
+		ret = rxe_invalidate_mw(c->qp, rkey, true);
 	else
 		ret = rxe_mr_invalidate(to_rpd(c->qp->ibqp.pd), rkey);
 	if (ret) {
@@ -536,10 +536,16 @@ static int rxe_resp_check_psn(struct rxe_resp_ctx *c)
 	s32 d = rxe_psn_diff(c->pkt->info.psn, resp->psn);
 
 	if (c->type == IB_QPT_UC) {
+		/*
+		 * Behind the expected PSN: a duplicate, an old or a forged
+		 * packet; it changes nothing.  A first packet ahead goes
+		 * on at its message (those between are lost).
+		 */
+		if (d < 0)
+			return RXE_RESP_DONE;
 		if (!resp->drop_msg && d == 0)
 			return RXE_RESP_OK;
 		if (c->pkt->info.mask & RXE_START_MASK) {
-			/* go on at this message (C9-?): an older one is lost */
 			resp->drop_msg = false;
 			resp->psn = c->pkt->info.psn;
 			return RXE_RESP_OK;
@@ -627,6 +633,13 @@ static int rxe_resp_check_op(struct rxe_resp_ctx *c)
 		goto invalid;
 	if ((mask & (RXE_READ_MASK | RXE_ATOMIC_MASK)) &&
 	    (!c->max_dest_rd_atomic || !c->resp->num_res))
+		goto invalid;
+	/*
+	 * No message beyond max_msg_sz: a READ of 4 GiB would be answered
+	 * by millions of packets in one run and wrap the PSN space.
+	 */
+	if ((mask & RXE_RETH_MASK) &&
+	    rxe_reth_len(rxe_pkt_ext(pkt, RXE_HDR_RETH)) > RXE_MAX_MSG_SZ)
 		goto invalid;
 	if (rxe_resp_is_ud(c->type) || !(mask & RXE_PAYLOAD_MASK))
 		return RXE_RESP_OK;

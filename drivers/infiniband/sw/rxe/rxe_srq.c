@@ -46,6 +46,7 @@ int rxe_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		return -EINVAL;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
+	mutex_init(&srq->modify_mutex);
 	spin_lock_init(&srq->lock);
 	srq->is_user = udata != NULL;
 	srq->max_sge = init->attr.max_sge;
@@ -85,6 +86,7 @@ static int rxe_srq_resize(struct rxe_dev *rxe, struct rxe_srq *srq, u32 max_wr,
 	struct rxe_queue *q;
 	int ret;
 
+	lockdep_assert_held(&srq->modify_mutex);
 	if (udata) {
 		if (udata->inlen < sizeof(cmd))
 			return -EINVAL;
@@ -121,20 +123,24 @@ int rxe_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 
 	if (mask & ~(IB_SRQ_MAX_WR | IB_SRQ_LIMIT))
 		return -EINVAL;
+	/* a concurrent resize must not free the ring read here */
+	mutex_lock(&srq->modify_mutex);
 	ret = rxe_srq_check(rxe, attr, mask, srq->queue->capacity);
 	if (ret)
-		return ret;
+		goto out;
 	if (mask & IB_SRQ_MAX_WR) {
 		ret = rxe_srq_resize(rxe, srq, attr->max_wr, udata);
 		if (ret)
-			return ret;
+			goto out;
 	}
 	if (mask & IB_SRQ_LIMIT) {
 		spin_lock_bh(&srq->lock);
 		srq->limit = attr->srq_limit;
 		spin_unlock_bh(&srq->lock);
 	}
-	return 0;
+out:
+	mutex_unlock(&srq->modify_mutex);
+	return ret;
 }
 
 int rxe_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
@@ -156,6 +162,7 @@ int rxe_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	rxe_pool_del(&srq->elem);
 	rxe_queue_destroy(srq->queue);
 	srq->queue = NULL;
+	mutex_destroy(&srq->modify_mutex);
 	return 0;
 }
 

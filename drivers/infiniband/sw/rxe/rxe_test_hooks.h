@@ -33,4 +33,24 @@ static inline bool rxe_test_atomic_twice(void)
 }
 #endif
 
+/*
+ * Staging points of the KUnit suites (the test module builds the rxe
+ * sources with RXE_KUNIT): a test sets the pointer to run code at that
+ * point of a call, e.g. to start a racing call.  Nothing in rdma_rxe.ko.
+ */
+struct rxe_mr;
+#ifdef RXE_KUNIT
+/* rxe_bind_mw(): the MR is looked up (a reference held), not yet linked */
+extern void (*rxe_kunit_bind_hook)(struct rxe_mr *mr);
+static inline void rxe_kunit_bind_point(struct rxe_mr *mr)
+{
+	if (rxe_kunit_bind_hook)
+		rxe_kunit_bind_hook(mr);
+}
+#else
+static inline void rxe_kunit_bind_point(struct rxe_mr *mr)
+{
+}
+#endif
+
 #endif /* _RXE_TEST_HOOKS_H */

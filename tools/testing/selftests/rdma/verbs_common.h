@@ -168,17 +168,26 @@ inline int qp_to_err(ibv_qp *qp)
 	return ibv_modify_qp(qp, &a, IBV_QP_STATE);
 }
 
-inline ibv_qp *make_qp(ibv_pd *pd, ibv_cq *cq, ibv_qp_type type, ibv_srq *srq = nullptr)
+// Create attributes of a QP of @type on @cq (send and receive) with
+// @send_wr / @recv_wr WRs of @sge SGEs each.
+inline ibv_qp_init_attr qp_init(ibv_cq *cq, ibv_qp_type type, uint32_t send_wr,
+				uint32_t recv_wr, uint32_t sge = 1)
 {
 	ibv_qp_init_attr ia{};
 	ia.send_cq = cq;
 	ia.recv_cq = cq;
-	ia.srq = srq;
 	ia.qp_type = type;
-	ia.cap.max_send_wr = 16;
-	ia.cap.max_recv_wr = srq ? 0 : 16;
-	ia.cap.max_send_sge = 1;
-	ia.cap.max_recv_sge = srq ? 0 : 1;
+	ia.cap.max_send_wr = send_wr;
+	ia.cap.max_recv_wr = recv_wr;
+	ia.cap.max_send_sge = sge;
+	ia.cap.max_recv_sge = recv_wr ? sge : 0;
+	return ia;
+}
+
+inline ibv_qp *make_qp(ibv_pd *pd, ibv_cq *cq, ibv_qp_type type, ibv_srq *srq = nullptr)
+{
+	ibv_qp_init_attr ia = qp_init(cq, type, 16, srq ? 0 : 16);
+	ia.srq = srq;
 	return ibv_create_qp(pd, &ia);
 }
 

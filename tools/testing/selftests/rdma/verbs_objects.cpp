@@ -27,8 +27,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <memory>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -461,6 +464,53 @@ TEST_F(Verbs, CqResize)
 	EXPECT_EQ(ibv_destroy_cq(c), 0);
 }
 
+// A resize below what the CQ holds unpolled is refused, and loses nothing:
+// six flushed receives in a CQ of 7, resized to 1.
+TEST_F(Verbs, CqResizeBelowUnpolledKeepsAll)
+{
+	ibv_cq *c = cq(7);
+	ASSERT_NE(c, nullptr);
+	ibv_mr *m = mr();
+	ASSERT_NE(m, nullptr);
+	ibv_qp *qp = make_qp(pd, c, IBV_QPT_RC);
+	ASSERT_NE(qp, nullptr);
+	ASSERT_EQ(qp_to(qp, IBV_QPS_INIT, gid, gid_index), 0);
+	for (uint64_t i = 0; i < 6; i++) {
+		ibv_sge sge{ (uintptr_t)buf.data(), 64, m->lkey };
+		ibv_recv_wr wr{}, *bad = nullptr;
+		wr.wr_id = 100 + i;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		ASSERT_EQ(ibv_post_recv(qp, &wr, &bad), 0);
+	}
+	ASSERT_EQ(qp_to_err(qp), 0);
+	// ours flushes the RQ within the modify; upstream 6.1 from its
+	// responder task, soon after
+	usleep(200000);
+	EXPECT_EQ(ibv_resize_cq(c, 1), EINVAL);
+	EXPECT_EQ(ibv_resize_cq(c, 5), EINVAL);
+	EXPECT_EQ(ibv_resize_cq(c, 6), 0);
+	EXPECT_GE(c->cqe, 6);
+	ibv_wc wc[8];
+	int n = 0;
+	for (int tries = 0; n < 6 && tries < 1000; tries++) {
+		int r = ibv_poll_cq(c, 8 - n, wc + n);
+		ASSERT_GE(r, 0);
+		n += r;
+		if (n < 6)
+			usleep(1000);
+	}
+	ASSERT_EQ(n, 6);
+	for (int i = 0; i < 6; i++) {
+		EXPECT_EQ(wc[i].wr_id, 100u + i);
+		EXPECT_EQ(wc[i].status, IBV_WC_WR_FLUSH_ERR);
+	}
+	EXPECT_EQ(ibv_poll_cq(c, 8, wc), 0);
+	EXPECT_EQ(ibv_destroy_qp(qp), 0);
+	EXPECT_EQ(ibv_dereg_mr(m), 0);
+	EXPECT_EQ(ibv_destroy_cq(c), 0);
+}
+
 TEST_F(Verbs, CqOversizedIsEinval)
 {
 	for (int n : {da.max_cqe + 1, 0, -1}) {
@@ -704,14 +754,7 @@ TEST_F(Verbs, QpOversizedCaps)
 			 ia.cap.max_inline_data = 1 << 20; }},
 	};
 	for (auto &k : cases) {
-		ibv_qp_init_attr ia{};
-		ia.send_cq = c;
-		ia.recv_cq = c;
-		ia.qp_type = IBV_QPT_RC;
-		ia.cap.max_send_wr = 4;
-		ia.cap.max_recv_wr = 4;
-		ia.cap.max_send_sge = 1;
-		ia.cap.max_recv_sge = 1;
+		ibv_qp_init_attr ia = qp_init(c, IBV_QPT_RC, 4, 4);
 		k.set(ia, da);
 		errno = 0;
 		ibv_qp *qp = ibv_create_qp(pd, &ia);
@@ -749,6 +792,55 @@ TEST_F(Verbs, QpDestroyAfterLastWqeEventCount)
 		printf("  async event %s\n", ibv_event_type_str((ibv_event_type)ev));
 	EXPECT_EQ(ibv_destroy_qp(qp), 0);
 	EXPECT_EQ(ibv_destroy_srq(srq), 0);
+	EXPECT_EQ(ibv_destroy_cq(c), 0);
+}
+
+// The flush on the move to ERR is bounded although the RQ producer index
+// is user memory: a second thread posting receives as fast as it can
+// must not keep ibv_modify_qp(ERR) in the kernel (it returns while that
+// thread still posts).
+TEST_F(Verbs, QpErrFlushEndsWhileUserPosts)
+{
+	ibv_cq *c = cq(4096);
+	ASSERT_NE(c, nullptr);
+	ibv_mr *m = mr();
+	ASSERT_NE(m, nullptr);
+	ibv_qp_init_attr ia = qp_init(c, IBV_QPT_RC, 1, 64);
+	ibv_qp *qp = ibv_create_qp(pd, &ia);
+	ASSERT_NE(qp, nullptr) << strerror(errno);
+	ASSERT_EQ(qp_to(qp, IBV_QPS_INIT, gid, gid_index), 0);
+	std::atomic<bool> stop{ false };
+	std::atomic<bool> poster_done{ false };
+	std::atomic<uint64_t> posted{ 0 };
+	std::thread poster([&] {
+		ibv_sge sge{ (uintptr_t)buf.data(), 64, m->lkey };
+		ibv_recv_wr wr{}, *bad = nullptr;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+		while (!stop && std::chrono::steady_clock::now() < end) {
+			wr.wr_id++;
+			if (!ibv_post_recv(qp, &wr, &bad))
+				posted++;
+		}
+		poster_done = true;
+	});
+	// the ring is full (nothing consumes in INIT): the poster now spins
+	for (int i = 0; posted < 64 && i < 10000; i++)
+		usleep(1000);
+	EXPECT_GE(posted.load(), 64u) << "the RQ never filled";
+	auto t0 = std::chrono::steady_clock::now();
+	EXPECT_EQ(qp_to_err(qp), 0);
+	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	bool still_posting = !poster_done;
+	stop = true;
+	poster.join();
+	printf("  modify to ERR took %.3f s; %llu receives posted\n", s,
+	       (unsigned long long)posted.load());
+	EXPECT_LT(s, 10.0) << "the flush ran as long as user space posted";
+	EXPECT_TRUE(still_posting) << "ibv_modify_qp returned only after the poster stopped";
+	EXPECT_EQ(ibv_destroy_qp(qp), 0);
+	EXPECT_EQ(ibv_dereg_mr(m), 0);
 	EXPECT_EQ(ibv_destroy_cq(c), 0);
 }
 

@@ -45,12 +45,30 @@ probe() {
 	ip link del veth0
 }
 
+# pid_ns_check: kernel-owned objects (the res demo module's, on kres0)
+# are listed in the initial pid namespace only, as upstream does
+pid_ns_check() {
+	local init_qps ns_qps ns_sum
+	insmod "$MODDIR/drivers/infiniband/core/tests/ib_core_verbs_res_demo.ko" ||
+		die "insmod ib_core_verbs_res_demo"
+	init_qps=$(rdma res show qp | grep -c 'link kres0/')
+	ns_qps=$(unshare --pid --fork --mount-proc rdma res show qp | grep -c 'link kres0/')
+	ns_sum=$(unshare --pid --fork --mount-proc rdma res show kres0)
+	rmmod ib_core_verbs_res_demo || die "rmmod ib_core_verbs_res_demo"
+	echo "pid namespaces: kres0 QPs listed: $init_qps in the initial one, $ns_qps in a new one ($ns_sum)"
+	[ "$init_qps" = 2 ] || die "rdma res show qp: $init_qps kernel QPs of kres0, want 2"
+	[ "$ns_qps" = 0 ] || die "a new pid namespace lists $ns_qps kernel QPs"
+	[[ "$ns_sum" == *" qp 0 "* ]] || die "a new pid namespace counts kernel QPs: $ns_sum"
+}
+
 stack_load ours || die "load ours"
 lsmod | grep -q '^rdma_rxe ' || insmod "$RXE_KO" || die "insmod rdma_rxe"
 ours=$(probe)
 ours_all=$ours
 ours=$(echo "$ours" | without_extra_counters)
 rmmod rdma_rxe || die "rmmod rdma_rxe"
+# after the probe: kres0 would take device index 0 from rxe0
+pid_ns_check
 stack_unload || die "unload ours"
 
 stack_load upstream || die "load upstream"

@@ -10,13 +10,7 @@ INJ=$REPO/tools/testing/vm/roce_inject.py
 C=/sys/class/infiniband/rxe0/ports/1/hw_counters
 
 stack_load ours || die "stack_load ours"
-veth_pair_add 52:54:00:12:34:56
-ip netns add peer || die "netns"
-trap 'ip netns del peer 2>/dev/null' EXIT
-ip link set veth1 netns peer
-ip netns exec peer ip addr add 10.0.0.2/24 dev veth1
-ip netns exec peer ip link set veth1 up
-ip addr add 10.0.0.1/24 dev veth0
+peer_ns_up
 ip addr add 10.0.0.3/32 dev lo
 rdma link add rxe0 type rxe netdev veth0 || die "rdma link add"
 gid_wait rxe0 1 0000:0000:0000:0000:0000:ffff:0a00:0001

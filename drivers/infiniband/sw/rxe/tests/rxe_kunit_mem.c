@@ -8,12 +8,16 @@
  * address.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/gfp.h>
+#include <linux/kthread.h>
 #include <linux/scatterlist.h>
 
 #include "rxe.h"
 #include "rxe_obj.h"
 #include "rxe_dp.h"
+#include "rxe_test_hooks.h"
 
 struct km_env {
 	struct rxe_dev *rxe;
@@ -276,7 +280,7 @@ static void rxe_kunit_rkey(struct kunit *test)
 					     iova + PAGE_SIZE, 8,
 					     IB_ACCESS_REMOTE_READ));
 	/* zero-based window: address 0 is the window's start */
-	KUNIT_EXPECT_EQ(test, rxe_invalidate_mw(e.qp, mw->ibmw.rkey), 0);
+	KUNIT_EXPECT_EQ(test, rxe_invalidate_mw(e.qp, mw->ibmw.rkey, false), 0);
 	KUNIT_EXPECT_NULL(test, rxe_rkey_get(e.qp, mw->ibmw.rkey,
 					     iova + PAGE_SIZE, 8,
 					     IB_ACCESS_REMOTE_READ));
@@ -338,11 +342,168 @@ static void rxe_kunit_atomic(struct kunit *test)
 	km_teardown(&e);
 }
 
+static struct rxe_mw *km_mw(struct kunit *test, struct km_env *e,
+			     struct rxe_pd *pd, enum ib_mw_type type)
+{
+	struct rxe_mw *mw = (struct rxe_mw *)kunit_kzalloc(test, sizeof(*mw),
+							   GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, mw);
+	mw->ibmw.device = &e->rxe->ib_dev;
+	mw->ibmw.pd = &pd->ibpd;
+	mw->ibmw.type = type;
+	KUNIT_ASSERT_EQ(test, rxe_alloc_mw(&mw->ibmw, NULL), 0);
+	return mw;
+}
+
+static struct rxe_qp *km_qp(struct kunit *test, struct km_env *e,
+			    struct rxe_pd *pd)
+{
+	struct rxe_qp *qp = (struct rxe_qp *)kunit_kzalloc(test, sizeof(*qp),
+							   GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	qp->ibqp.device = &e->rxe->ib_dev;
+	qp->ibqp.pd = &pd->ibpd;
+	return qp;
+}
+
+/* A window is bound, used and invalidated only from its own PD (and QP). */
+static void rxe_kunit_mw_isolation(struct kunit *test)
+{
+	struct km_env e = {};
+	struct rxe_qp *qp2, *qp3;
+	struct rxe_mw *mw1, *mw2;
+	struct rxe_mr *mr, *got;
+	u64 iova;
+
+	km_setup(test, &e);
+	mr = km_fast_mr(test, &e, 0, IB_ACCESS_LOCAL_WRITE |
+			IB_ACCESS_REMOTE_READ | IB_ACCESS_MW_BIND);
+	iova = mr->ibmr.iova;
+	qp2 = km_qp(test, &e, e.pd);	/* e.qp's PD, another QP */
+	qp3 = km_qp(test, &e, e.pd2);	/* another PD */
+
+	/* a type-1 window of another PD cannot be bound to this MR */
+	mw1 = km_mw(test, &e, e.pd2, IB_MW_TYPE_1);
+	KUNIT_EXPECT_EQ(test, rxe_bind_mw(e.qp, mw1->ibmw.rkey,
+					  mw1->ibmw.rkey, mr->ibmr.lkey, iova,
+					  PAGE_SIZE, IB_ACCESS_REMOTE_READ),
+			IB_WC_MW_BIND_ERR);
+	KUNIT_EXPECT_NULL(test, mw1->mr);
+
+	/* a type-2 window bound through e.qp */
+	mw2 = km_mw(test, &e, e.pd, IB_MW_TYPE_2);
+	KUNIT_ASSERT_EQ(test, rxe_bind_mw(e.qp, mw2->ibmw.rkey,
+					  mw2->ibmw.rkey, mr->ibmr.lkey, iova,
+					  PAGE_SIZE, IB_ACCESS_REMOTE_READ), 0);
+	/* not revoked from another PD, locally or from the wire */
+	KUNIT_EXPECT_NE(test, rxe_invalidate_mw(qp3, mw2->ibmw.rkey, false), 0);
+	KUNIT_EXPECT_NE(test, rxe_invalidate_mw(qp3, mw2->ibmw.rkey, true), 0);
+	/* nor from the wire on another QP of its PD */
+	KUNIT_EXPECT_NE(test, rxe_invalidate_mw(qp2, mw2->ibmw.rkey, true), 0);
+	got = rxe_rkey_get(e.qp, mw2->ibmw.rkey, iova, 8, IB_ACCESS_REMOTE_READ);
+	KUNIT_EXPECT_PTR_EQ(test, got, mr);
+	if (got)
+		rxe_elem_put(&got->elem);
+	/* the window's own QP from the wire may */
+	KUNIT_EXPECT_EQ(test, rxe_invalidate_mw(e.qp, mw2->ibmw.rkey, true), 0);
+	KUNIT_EXPECT_NULL(test, rxe_rkey_get(e.qp, mw2->ibmw.rkey, iova, 8,
+					     IB_ACCESS_REMOTE_READ));
+	/* a local invalidation from any QP of its PD */
+	KUNIT_ASSERT_EQ(test, rxe_bind_mw(e.qp, mw2->ibmw.rkey,
+					  mw2->ibmw.rkey + 1, mr->ibmr.lkey,
+					  iova, PAGE_SIZE,
+					  IB_ACCESS_REMOTE_READ), 0);
+	KUNIT_EXPECT_EQ(test, rxe_invalidate_mw(qp2, mw2->ibmw.rkey, false), 0);
+
+	rxe_dealloc_mw(&mw2->ibmw);
+	rxe_dealloc_mw(&mw1->ibmw);
+	KUNIT_EXPECT_EQ(test, rxe_dereg_mr(&mr->ibmr, NULL), 0);
+	km_teardown(&e);
+}
+
+/* a deregistration that starts while a bind holds the MR it looked up */
+struct km_race {
+	struct rxe_mr *mr;
+	struct rxe_pool *pool;
+	struct completion done;
+	int ret;
+};
+
+static struct km_race *km_race_cur;
+
+static int km_dereg_thread(void *arg)
+{
+	struct km_race *r = (struct km_race *)arg;
+
+	r->ret = rxe_dereg_mr(&r->mr->ibmr, NULL);
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * At the bind's staging point: start the deregistration and let it run
+ * until it refuses or waits for the bind's reference (the MR has left
+ * the pool).
+ */
+static void km_bind_hook(struct rxe_mr *mr)
+{
+	struct km_race *r = km_race_cur;
+	struct task_struct *t;
+	int i;
+
+	rxe_kunit_bind_hook = NULL;
+	t = kthread_run(km_dereg_thread, r, "rxe_kunit_dereg");
+	if (IS_ERR(t)) {
+		r->ret = (int)PTR_ERR(t);
+		complete(&r->done);
+		return;
+	}
+	for (i = 0; i < 1000; i++) {
+		if (completion_done(&r->done) ||
+		    !xa_load(&r->pool->xa, mr->elem.index))
+			break;
+		msleep(10);
+	}
+}
+
+static void rxe_kunit_dereg_races_bind(struct kunit *test)
+{
+	struct km_env e = {};
+	struct km_race r = {};
+	struct rxe_mw *mw;
+	int ret;
+
+	km_setup(test, &e);
+	r.mr = km_fast_mr(test, &e, 0, IB_ACCESS_LOCAL_WRITE |
+			  IB_ACCESS_REMOTE_READ | IB_ACCESS_MW_BIND);
+	r.pool = &e.rxe->mr_pool;
+	init_completion(&r.done);
+	mw = km_mw(test, &e, e.pd, IB_MW_TYPE_1);
+	km_race_cur = &r;
+	rxe_kunit_bind_hook = km_bind_hook;
+	ret = rxe_bind_mw(e.qp, mw->ibmw.rkey, mw->ibmw.rkey, r.mr->ibmr.lkey,
+			  r.mr->ibmr.iova, PAGE_SIZE, IB_ACCESS_REMOTE_READ);
+	rxe_kunit_bind_hook = NULL;
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&r.done, 30 * HZ),
+			0UL);
+	/* the deregistration won: the window must not point at the freed MR */
+	KUNIT_EXPECT_EQ(test, r.ret, 0);
+	KUNIT_EXPECT_EQ(test, ret, IB_WC_MW_BIND_ERR);
+	KUNIT_EXPECT_NULL(test, mw->mr);
+	mw->mr = NULL;		/* if linked, it is freed: not to be touched */
+	rxe_dealloc_mw(&mw->ibmw);
+	km_teardown(&e);
+}
+
 static struct kunit_case rxe_kunit_mem_cases[] = {
 	KUNIT_CASE(rxe_kunit_mr_copy),
 	KUNIT_CASE(rxe_kunit_dma_copy),
 	KUNIT_CASE(rxe_kunit_rkey),
 	KUNIT_CASE(rxe_kunit_atomic),
+	KUNIT_CASE(rxe_kunit_mw_isolation),
+	KUNIT_CASE(rxe_kunit_dereg_races_bind),
 	{}
 };
 
