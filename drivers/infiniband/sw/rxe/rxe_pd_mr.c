@@ -206,19 +206,14 @@ struct ib_mr *rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 	/* no window bound, none while this runs; one rereg at a time */
 	if (!rxe_mr_close_binds(mr))
 		return (struct ib_mr *)ERR_PTR(-EINVAL);
-	if (flags & IB_MR_REREG_TRANS) {
-		ret = rxe_mr_pin(mr, start, length, iova, new_access);
-		if (ret)
-			goto out;
+	ret = flags & IB_MR_REREG_TRANS ?
+	      rxe_mr_pin(mr, start, length, iova, new_access) : 0;
+	spin_lock_bh(&mr->lock);
+	if (!ret) {
+		if (flags & IB_MR_REREG_PD)
+			ibmr->pd = pd;
+		rxe_mr_set_keys(mr, ibmr->lkey, new_access);
 	}
-	ret = 0;
-	spin_lock_bh(&mr->lock);
-	if (flags & IB_MR_REREG_PD)
-		ibmr->pd = pd;
-	rxe_mr_set_keys(mr, ibmr->lkey, new_access);
-	spin_unlock_bh(&mr->lock);
-out:
-	spin_lock_bh(&mr->lock);
 	mr->no_bind = false;
 	spin_unlock_bh(&mr->lock);
 	return ret ? (struct ib_mr *)ERR_PTR(ret) : NULL;
