@@ -224,23 +224,23 @@ static inline u64 rxe_get64(const u8 *p)
 
 static inline void rxe_put16(u8 *p, u16 v)
 {
-	p[0] = (u8)(v >> 8);
-	p[1] = (u8)v;
+	p[0] = (u8)((v >> 8) & 0xff);
+	p[1] = (u8)(v & 0xff);
 }
 
 static inline void rxe_put24(u8 *p, u32 v)
 {
-	p[0] = (u8)(v >> 16);
-	p[1] = (u8)(v >> 8);
-	p[2] = (u8)v;
+	p[0] = (u8)((v >> 16) & 0xff);
+	p[1] = (u8)((v >> 8) & 0xff);
+	p[2] = (u8)(v & 0xff);
 }
 
 static inline void rxe_put32(u8 *p, u32 v)
 {
-	p[0] = (u8)(v >> 24);
-	p[1] = (u8)(v >> 16);
-	p[2] = (u8)(v >> 8);
-	p[3] = (u8)v;
+	p[0] = (u8)((v >> 24) & 0xff);
+	p[1] = (u8)((v >> 16) & 0xff);
+	p[2] = (u8)((v >> 8) & 0xff);
+	p[3] = (u8)(v & 0xff);
 }
 
 static inline void rxe_put64(u8 *p, u64 v)

@@ -15,6 +15,7 @@
 
 #include "rxe_pool.h"
 #include "rxe_queue.h"
+#include "rxe_runner.h"
 #include "rxe_req.h"
 #include "rxe_resp.h"
 
@@ -66,12 +67,11 @@ struct rxe_wq {
 	spinlock_t lock;
 	struct rxe_queue *queue;	/* NULL: an RQ replaced by an SRQ */
 	/*
-	 * One consumer at a time walks the ring (under @lock: busy), so
-	 * completions keep WQE order while CQEs are posted unlocked;
-	 * whoever finds it busy sets @again for the walker to look again.
+	 * One consumer at a time walks the ring (rxe_runner.h, under
+	 * @lock), so completions keep WQE order while CQEs are posted
+	 * unlocked.
 	 */
-	bool busy;
-	bool again;
+	struct rxe_runner run;
 	u32 max_wr;
 	u32 max_sge;
 	u32 max_inline;

@@ -142,31 +142,6 @@ bad:
 	return ret;
 }
 
-/* Under wq->lock: become the one consumer of @wq, or ask it to look again. */
-static bool rxe_wq_claim(struct rxe_wq *wq)
-{
-	lockdep_assert_held(&wq->lock);
-	if (wq->busy) {
-		wq->again = true;
-		return false;
-	}
-	wq->busy = true;
-	wq->again = false;
-	return true;
-}
-
-/* Under wq->lock: stop consuming (true), unless asked to look again. */
-static bool rxe_wq_release(struct rxe_wq *wq)
-{
-	lockdep_assert_held(&wq->lock);
-	if (wq->again) {
-		wq->again = false;
-		return false;
-	}
-	wq->busy = false;
-	return true;
-}
-
 /*
  * Flush in WQE order: the WQE the responder holds (older than any in the
  * ring), then the ring.  The responder posting a CQE holds the RQ busy
@@ -184,7 +159,7 @@ static void rxe_rq_flush(struct rxe_qp *qp)
 	u64 wr_id;
 
 	spin_lock_bh(&rq->lock);
-	if (!rxe_wq_claim(rq))
+	if (!rxe_runner_claim(&rq->run, &rq->lock))
 		goto out;
 	for (;;) {
 		if (qp->resp.wqe_taken) {
@@ -197,7 +172,7 @@ static void rxe_rq_flush(struct rxe_qp *qp)
 			wr_id = READ_ONCE(wqe->wr_id);
 			rxe_queue_advance_consumer(rq->queue);
 		} else {
-			if (rxe_wq_release(rq))
+			if (rxe_runner_release(&rq->run, &rq->lock))
 				break;
 			n = 0;	/* asked again: a new pass */
 			continue;
@@ -217,7 +192,7 @@ int rxe_rq_take(struct rxe_qp *qp)
 	int ret = -EAGAIN;
 
 	spin_lock_bh(&rq->lock);
-	if (rq->queue && !rq->busy && !qp->resp.wqe_taken &&
+	if (rq->queue && !rq->run.busy && !qp->resp.wqe_taken &&
 	    !rxe_queue_empty(rq->queue)) {
 		memcpy(qp->resp.wqe_buf, rxe_queue_consumer_slot(rq->queue),
 		       min_t(size_t, sizeof(qp->resp.wqe_buf),
@@ -250,16 +225,10 @@ bool rxe_rq_complete_begin(struct rxe_qp *qp)
 	bool ok = false;
 
 	spin_lock_bh(&rq->lock);
-	if (qp->resp.wqe_taken) {
-		if (rq->busy) {
-			/* a flush runs: it completes the WQE */
-			rq->again = true;
-		} else {
-			qp->resp.wqe_taken = false;
-			rq->busy = true;
-			rq->again = false;
-			ok = true;
-		}
+	/* when a flush runs, it completes the WQE */
+	if (qp->resp.wqe_taken && rxe_runner_claim(&rq->run, &rq->lock)) {
+		qp->resp.wqe_taken = false;
+		ok = true;
 	}
 	spin_unlock_bh(&rq->lock);
 	return ok;
@@ -271,9 +240,7 @@ void rxe_rq_complete_end(struct rxe_qp *qp)
 	bool again;
 
 	spin_lock_bh(&rq->lock);
-	again = rq->again;
-	rq->again = false;
-	rq->busy = false;
+	again = rxe_runner_stop(&rq->run, &rq->lock);
 	spin_unlock_bh(&rq->lock);
 	/* a flush was asked for meanwhile */
 	if (again)

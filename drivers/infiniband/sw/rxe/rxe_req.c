@@ -252,6 +252,7 @@ static void rxe_req_forget(struct rxe_qp *qp)
 	req->head = 0;
 	req->cur = 0;
 	req->next = 0;
+	req->next_copied = false;
 	req->rd_atomic = 0;
 	req->rnr_wait = false;
 	req->stopped = false;
@@ -387,12 +388,16 @@ static bool rxe_req_take(struct rxe_qp *qp, u32 mtu)
 
 	/*
 	 * Every decision is made on the private copy: the ring slot is
-	 * user memory and may change between two reads.  A WQE that must
-	 * wait is copied again when its turn comes.
+	 * user memory and may change between two reads.  The slot is
+	 * copied once; a WQE that must wait is decided on again from the
+	 * same copy.
 	 */
 	wqe = (struct rxe_send_wqe *)(req->copies +
 		((size_t)(req->next & q->index_mask) << req->log2_elem));
-	memcpy(wqe, rxe_queue_slot(q, req->next), 1U << req->log2_elem);
+	if (!req->next_copied) {
+		memcpy(wqe, rxe_queue_slot(q, req->next), 1U << req->log2_elem);
+		req->next_copied = true;
+	}
 	kind = rxe_swqe_kind(wqe->wr.opcode);
 	max_rd = qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1;
 	if ((kind == RXE_SWQE_READ || kind == RXE_SWQE_ATOMIC) &&
@@ -408,6 +413,7 @@ static bool rxe_req_take(struct rxe_qp *qp, u32 mtu)
 	sw->wqe = wqe;
 	sw->kind = kind;
 	req->next = rxe_req_ring_next(qp, req->next);
+	req->next_copied = false;
 	status = rxe_req_check(qp, sw, mtu);
 	if (!status && sw->kind == RXE_SWQE_LOCAL)
 		status = rxe_send_do_local(qp, wqe);
@@ -707,6 +713,7 @@ static bool rxe_req_flush(struct rxe_qp *qp)
 			opcode = READ_ONCE(wqe->wr.opcode);
 			status = IB_WC_WR_FLUSH_ERR;
 			req->next = rxe_req_ring_next(qp, req->next);
+			req->next_copied = false;
 		}
 		req->head = rxe_req_ring_next(qp, req->head);
 		rxe_queue_advance_consumer(q);
@@ -717,6 +724,7 @@ static bool rxe_req_flush(struct rxe_qp *qp)
 	}
 	req->cur = req->head;
 	req->next = req->head;
+	req->next_copied = false;
 	req->rd_atomic = 0;
 	req->rnr_wait = false;
 	req->goback_wait = false;
@@ -781,19 +789,12 @@ static void rxe_req_run_in(struct rxe_qp *qp, bool may_sleep)
 	bool more;
 
 	spin_lock_bh(&req->lock);
-	if (req->dead) {
+	if (req->dead || !rxe_runner_claim(&req->run, &req->lock)) {
 		spin_unlock_bh(&req->lock);
 		return;
 	}
-	if (req->busy) {
-		req->again = true;
-		spin_unlock_bh(&req->lock);
-		return;
-	}
-	req->busy = true;
 	req->may_sleep = may_sleep;
-	for (;;) {
-		req->again = false;
+	do {
 		spin_unlock_bh(&req->lock);
 		more = rxe_req_pass(qp);
 		if (may_sleep)
@@ -801,15 +802,12 @@ static void rxe_req_run_in(struct rxe_qp *qp, bool may_sleep)
 		spin_lock_bh(&req->lock);
 		if (more) {
 			/* yield: the work item goes on later */
-			req->busy = false;
+			rxe_runner_stop(&req->run, &req->lock);
 			spin_unlock_bh(&req->lock);
 			rxe_req_kick(qp);
 			return;
 		}
-		if (!req->again)
-			break;
-	}
-	req->busy = false;
+	} while (!rxe_runner_release(&req->run, &req->lock));
 	spin_unlock_bh(&req->lock);
 }
 

@@ -21,6 +21,8 @@
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 
+#include "rxe_runner.h"
+
 struct rxe_qp;
 struct rxe_send_wqe;
 struct ib_wc;
@@ -68,8 +70,7 @@ struct rxe_req {
 
 	/* one runner at a time (work item or an inline caller) */
 	spinlock_t lock;
-	bool busy;
-	bool again;
+	struct rxe_runner run;
 	bool dead;		/* cleanup started */
 
 	/* the rest belongs to the runner */
@@ -79,6 +80,7 @@ struct rxe_req {
 	u32 head;
 	u32 cur;
 	u32 next;
+	bool next_copied;	/* copies[next] holds slot next already */
 	u32 psn;		/* next new PSN */
 	u32 sent_psn;		/* PSNs before it were sent at least once */
 	u32 una;		/* oldest PSN not acknowledged */

@@ -434,6 +434,52 @@ static void rxe_kunit_flush_order(struct kunit *test)
 	kt_qp_free(&t);
 }
 
+/*
+ * What the requester took is its own copy (Documentation/security.rst,
+ * item 10): a user may rewrite its ring slot at any time; the WQE in
+ * flight, and its completion, keep what was posted.
+ */
+static void rxe_kunit_private_copy(struct kunit *test)
+{
+	struct kt_qp t = {};
+	const struct ib_send_wr *sbad;
+	struct ib_rdma_wr rd = {
+		.wr = { .wr_id = 1, .opcode = IB_WR_RDMA_READ,
+			.send_flags = IB_SEND_SIGNALED },
+		.remote_addr = 0x1000,
+		.rkey = 0x77,
+	};
+	struct rxe_send_wqe *slot;
+	struct rxe_swqe *sw;
+	struct ib_wc out[4];
+
+	kt_qp_make(test, &t);
+	kt_qp_to(test, &t, IB_QPS_INIT);
+	kt_qp_to(test, &t, IB_QPS_RTR);
+	kt_qp_to(test, &t, IB_QPS_RTS);
+	KUNIT_ASSERT_EQ(test, rxe_post_send(&t.qp->ibqp, &rd.wr, &sbad), 0);
+	kt_req_settle(t.qp);
+	KUNIT_ASSERT_EQ(test, t.qp->req.next, 1U);	/* taken */
+	sw = rxe_req_swqe(t.qp, 0);
+	slot = (struct rxe_send_wqe *)rxe_queue_slot(t.qp->sq.queue, 0);
+	KUNIT_EXPECT_PTR_NE(test, (void *)sw->wqe, (void *)slot);
+	/* what a user could write into the slot now */
+	slot->wr.wr_id = 99;
+	slot->wr.opcode = IB_WR_SEND;
+	slot->wr.wr.rdma.rkey = 0x1234;
+	slot->dma.length = 1U << 20;
+	KUNIT_EXPECT_EQ(test, sw->wqe->wr.opcode, (u32)IB_WR_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, sw->wqe->wr.wr.rdma.rkey, 0x77U);
+	KUNIT_EXPECT_EQ(test, sw->wqe->dma.length, 0U);
+	kt_qp_to(test, &t, IB_QPS_ERR);
+	KUNIT_ASSERT_EQ(test, kt_poll_wait(t.scq, 1, out, 4), 1);
+	KUNIT_EXPECT_EQ(test, out[0].wr_id, 1ULL);
+	KUNIT_EXPECT_EQ(test, out[0].opcode, IB_WC_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, out[0].status, IB_WC_WR_FLUSH_ERR);
+	kt_qp_to(test, &t, IB_QPS_RESET);
+	kt_qp_free(&t);
+}
+
 static void rxe_kunit_fast_reg(struct kunit *test)
 {
 	struct kt_qp t = {};
@@ -560,6 +606,7 @@ static struct kunit_case rxe_kunit_cases[] = {
 	KUNIT_CASE(rxe_kunit_srq_limit),
 	KUNIT_CASE(rxe_kunit_qp_caps),
 	KUNIT_CASE(rxe_kunit_flush_order),
+	KUNIT_CASE(rxe_kunit_private_copy),
 	KUNIT_CASE(rxe_kunit_fast_reg),
 	{}
 };

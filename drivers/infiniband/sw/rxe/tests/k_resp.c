@@ -1,3 +1,0 @@
-// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* rxe_resp.c, built into the KUnit module (see Kbuild) */
-#include "../rxe_resp.c"

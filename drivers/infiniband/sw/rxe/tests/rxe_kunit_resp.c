@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit suite of the responder's request checks (rxe_resp.c, built into
+ * this file so its static checks can be called on a made-up packet):
+ * no RDMA READ or WRITE may announce more than the device's max_msg_sz.
+ * A READ's length decides how many responses one request produces, so
+ * an unbounded one is a remote amplifier and wraps the PSN space.
+ */
+#include <kunit/test.h>
+
+#include "../rxe_resp.c"
+
+/* a READ_REQ (RC) or WRITE_ONLY (@opcode) with a RETH of @len, parsed */
+static void kr_pkt(struct kunit *test, u8 *buf, u32 buflen, u8 opcode, u32 len,
+		   struct rxe_pkt *pkt)
+{
+	memset(buf, 0, buflen);
+	rxe_bth_set(buf, opcode, false, 0, 0xffff, 17, true, 5);
+	rxe_reth_set(buf + 12, 0x10000, 0x1234, len);
+	memset(pkt, 0, sizeof(*pkt));
+	KUNIT_ASSERT_EQ(test, (int)rxe_hdr_parse(buf, buflen, &pkt->info),
+			(int)RXE_PARSE_OK);
+	pkt->hdr = buf;
+}
+
+static void rxe_kunit_resp_msg_len(struct kunit *test)
+{
+	static const u32 lens[] = {
+		0, 1, 4096, RXE_MAX_MSG_SZ, RXE_MAX_MSG_SZ + 1, 0x80000000U,
+		0xffffffffU,
+	};
+	struct rxe_resp *resp;
+	struct rxe_resp_ctx c = {};
+	struct rxe_pkt pkt;
+	u8 buf[12 + 16 + 64 + 4];
+	unsigned int i;
+	int want;
+
+	resp = (struct rxe_resp *)kunit_kzalloc(test, sizeof(*resp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, resp);
+	resp->num_res = 1;
+	c.resp = resp;
+	c.pkt = &pkt;
+	c.type = IB_QPT_RC;
+	c.mtu = 1024;
+	c.access = IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE;
+	c.max_dest_rd_atomic = 1;
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		want = lens[i] <= RXE_MAX_MSG_SZ ? RXE_RESP_OK : RXE_RESP_INV_REQ;
+		/* READ_REQ: BTH, RETH, ICRC */
+		kr_pkt(test, buf, 12 + 16 + 4, RXE_OP_READ_REQ, lens[i], &pkt);
+		KUNIT_EXPECT_EQ_MSG(test, rxe_resp_check_op(&c), want,
+				    "RC READ of %u bytes", lens[i]);
+		/* WRITE_ONLY with 64 payload bytes */
+		kr_pkt(test, buf, sizeof(buf), RXE_OP_WRITE_ONLY, lens[i], &pkt);
+		KUNIT_EXPECT_EQ_MSG(test, rxe_resp_check_op(&c), want,
+				    "RC WRITE announcing %u bytes", lens[i]);
+	}
+	/* UC: the message is dropped, nothing is answered */
+	c.type = IB_QPT_UC;
+	kr_pkt(test, buf, sizeof(buf), RXE_OP_WRITE_ONLY | 0x20, RXE_MAX_MSG_SZ + 1, &pkt);
+	KUNIT_EXPECT_EQ(test, rxe_resp_check_op(&c), (int)RXE_RESP_DONE);
+	KUNIT_EXPECT_TRUE(test, resp->drop_msg);
+}
+
+static struct kunit_case rxe_kunit_resp_cases[] = {
+	KUNIT_CASE(rxe_kunit_resp_msg_len),
+	{}
+};
+
+static struct kunit_suite rxe_kunit_resp_suite = {
+	.name = "rdma_rxe_resp",
+	.test_cases = rxe_kunit_resp_cases,
+};
+kunit_test_suite(rxe_kunit_resp_suite);
