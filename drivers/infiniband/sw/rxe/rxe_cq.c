@@ -9,6 +9,11 @@
 
 #include "rxe.h"
 #include "rxe_obj.h"
+#include "rxe_test_hooks.h"
+
+#ifdef RXE_KUNIT
+void (*rxe_kunit_resize_hook)(void *obj);
+#endif
 
 static int rxe_cq_check_size(struct rxe_dev *rxe, int cqe)
 {
@@ -77,6 +82,7 @@ int rxe_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	 * the ring the first is about to free.
 	 */
 	mutex_lock(&cq->resize_mutex);
+	rxe_kunit_resize_point(cq);
 	q = rxe_queue_create(rxe, cqe, cq->queue->elem_size, cq->queue->side,
 			     rxe_udata_uctx(ibcq->device, udata), &resp.mi);
 	if (IS_ERR(q)) {

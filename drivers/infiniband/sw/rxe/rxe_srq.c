@@ -9,6 +9,7 @@
 
 #include "rxe.h"
 #include "rxe_obj.h"
+#include "rxe_test_hooks.h"
 
 static int rxe_srq_check(struct rxe_dev *rxe, const struct ib_srq_attr *attr,
 			 enum ib_srq_attr_mask mask, u32 cur_max_wr)
@@ -125,6 +126,7 @@ int rxe_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		return -EINVAL;
 	/* a concurrent resize must not free the ring read here */
 	mutex_lock(&srq->modify_mutex);
+	rxe_kunit_resize_point(srq);
 	ret = rxe_srq_check(rxe, attr, mask, srq->queue->capacity);
 	if (ret)
 		goto out;

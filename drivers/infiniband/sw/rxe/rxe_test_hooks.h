@@ -47,8 +47,22 @@ static inline void rxe_kunit_bind_point(struct rxe_mr *mr)
 	if (rxe_kunit_bind_hook)
 		rxe_kunit_bind_hook(mr);
 }
+/*
+ * rxe_resize_cq(), rxe_modify_srq(): the queue to replace is read, the
+ * new one not yet made; @obj is the CQ or SRQ
+ */
+extern void (*rxe_kunit_resize_hook)(void *obj);
+static inline void rxe_kunit_resize_point(void *obj)
+{
+	if (rxe_kunit_resize_hook)
+		rxe_kunit_resize_hook(obj);
+}
 #else
 static inline void rxe_kunit_bind_point(struct rxe_mr *mr)
+{
+}
+
+static inline void rxe_kunit_resize_point(void *obj)
 {
 }
 #endif

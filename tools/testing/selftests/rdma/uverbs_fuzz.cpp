@@ -6,7 +6,6 @@
 //   uverbs_fuzz [--seed N] [--cmds N] [--procs N] [--threads N]
 //               [--per-proc N] [--kill PCT] DEVICE
 //   uverbs_fuzz --flush-spin DEVICE
-//   uverbs_fuzz --race-resize DEVICE
 //
 // Each process opens the device's uverbs file, gets a context and runs
 // --threads threads that write commands: valid ones built from the
@@ -1293,97 +1292,13 @@ int flush_spin()
 	return rc;
 }
 
-// --race-resize (security.rst, item 8): four threads resize one CQ and
-// one SRQ (RESIZE_CQ, MODIFY_SRQ max_wr) and query them, on the same
-// handles at once, 2000 times each.  Every call must end with success
-// or a proper errno; a queue freed under another call is KASAN's to see.
-int race_resize()
-{
-	Proc p;
-	Rng r0{ 2 };
-	exact = true;
-	open_ctx(p);
-	ib_uverbs_alloc_pd pc{};
-	ib_uverbs_alloc_pd_resp pr;
-	ib_uverbs_create_cq cc{};
-	Resp2<ib_uverbs_create_cq_resp, rxe_create_cq_resp> cr;
-	ib_uverbs_create_srq sc{};
-	Resp2<ib_uverbs_create_srq_resp, rxe_create_srq_resp> sr;
-	cc.cqe = 16;
-	cc.comp_channel = -1;
-	if (cmd(p, r0, IB_USER_VERBS_CMD_ALLOC_PD, &pc, sizeof(pc), &pr, sizeof(pr)) ||
-	    cmd(p, r0, IB_USER_VERBS_CMD_CREATE_CQ, &cc, sizeof(cc), &cr, sizeof(cr)))
-		return 3;
-	sc.pd_handle = pr.pd_handle;
-	sc.max_wr = 16;
-	sc.max_sge = 1;
-	if (cmd(p, r0, IB_USER_VERBS_CMD_CREATE_SRQ, &sc, sizeof(sc), &sr, sizeof(sr)))
-		return 3;
-	uint32_t cq = cr.core().cq_handle, srq = sr.core().srq_handle;
-	std::atomic<unsigned> okc{ 0 }, oks{ 0 };
-	std::vector<std::thread> ts;
-	for (unsigned t = 0; t < 4; t++)
-		ts.emplace_back([&, t] {
-			Rng r{ 100 + t };
-			for (int i = 0; i < 2000; i++) {
-				uint32_t what = r.below(4);
-				if (what == 0) {
-					ib_uverbs_resize_cq c{};
-					Resp2<ib_uverbs_resize_cq_resp, rxe_resize_cq_resp> resp;
-					c.cq_handle = cq;
-					c.cqe = 1 + r.below(512);
-					if (!cmd(p, r, IB_USER_VERBS_CMD_RESIZE_CQ, &c, sizeof(c), &resp,
-						 sizeof(resp)))
-						okc++;
-				} else if (what == 1) {
-					ib_uverbs_modify_srq c{};
-					mminfo mi{};
-					rxe_modify_srq_cmd drv{};
-					c.srq_handle = srq;
-					c.attr_mask = 1;	/* IBV_SRQ_MAX_WR */
-					c.max_wr = 1 + r.below(512);
-					drv.mmap_info_addr = (uint64_t)(uintptr_t)&mi;
-					if (!cmd(p, r, IB_USER_VERBS_CMD_MODIFY_SRQ, &c, sizeof(c),
-						 nullptr, 0, &drv, sizeof(drv)))
-						oks++;
-				} else if (what == 2) {
-					ib_uverbs_query_srq c{};
-					ib_uverbs_query_srq_resp resp;
-					c.srq_handle = srq;
-					cmd(p, r, IB_USER_VERBS_CMD_QUERY_SRQ, &c, sizeof(c), &resp,
-					    sizeof(resp));
-				} else {
-					ib_uverbs_req_notify_cq c{};
-					c.cq_handle = cq;
-					cmd(p, r, IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, &c, sizeof(c),
-					    nullptr, 0);
-				}
-			}
-		});
-	for (auto &t : ts)
-		t.join();
-	close(p.fd);
-	printf("uverbs_fuzz: race-resize: %llu commands, %u CQ resizes and %u SRQ resizes "
-	       "succeeded\n", (unsigned long long)sh->cmds.load(), okc.load(), oks.load());
-	if (sh->violations) {
-		printf("uverbs_fuzz: FAIL: race-resize: %s\n", sh->first_violation);
-		return 1;
-	}
-	if (!okc || !oks) {
-		printf("uverbs_fuzz: FAIL: race-resize: no resize succeeded\n");
-		return 1;
-	}
-	printf("uverbs_fuzz: race-resize ok\n");
-	return 0;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
 {
 	uint64_t seed = 0, total = 20000, per_proc = 4000;
 	unsigned procs = 2, threads = 3, kill_pct = 30;
-	bool seeded = false, spin = false, race = false;
+	bool seeded = false, spin = false;
 
 	for (int i = 1; i < argc; i++) {
 		std::string a = argv[i];
@@ -1397,8 +1312,6 @@ int main(int argc, char **argv)
 		if (a == "--seed") {
 			seed = val();
 			seeded = true;
-		} else if (a == "--race-resize") {
-			race = true;
 		} else if (a == "--flush-spin") {
 			spin = true;
 		} else if (a == "--cmds") {
@@ -1416,8 +1329,7 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: uverbs_fuzz [--seed N] [--cmds N] [--procs N] "
 					"[--threads N] [--per-proc N] [--kill PCT] DEVICE\n"
-					"       uverbs_fuzz --flush-spin DEVICE\n"
-					"       uverbs_fuzz --race-resize DEVICE\n");
+					"       uverbs_fuzz --flush-spin DEVICE\n");
 			return 2;
 		}
 	}
@@ -1435,11 +1347,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "uverbs_fuzz: no uverbs file for %s\n", dev_name.c_str());
 		return 2;
 	}
-	if (spin || race) {
+	if (spin) {
 		sh = (Shared *)mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE,
 				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		new (sh) Shared();
-		return spin ? flush_spin() : race_resize();
+		return flush_spin();
 	}
 	sh = (Shared *)mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);

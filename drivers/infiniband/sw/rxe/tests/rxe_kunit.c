@@ -8,12 +8,15 @@
  * users (udata NULL).
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/scatterlist.h>
 
 #include "rxe.h"
 #include "rxe_obj.h"
 #include "rxe_dp.h"
+#include "rxe_test_hooks.h"
 
 struct kt_counts {
 	int comp;			/* comp_handler calls */
@@ -278,6 +281,139 @@ static void rxe_kunit_srq_limit(struct kunit *test)
 	}
 
 	rxe_destroy_srq(&srq->ibsrq, NULL);
+	rxe_dealloc_pd(&pd->ibpd, NULL);
+	rxe_pools_cleanup(rxe);
+}
+
+/*
+ * Resizes of one CQ, and modifies of one SRQ, are serialised
+ * (Documentation/security.rst, item 8): a second call must not read the
+ * queue the first is about to free.  At the first call's staging point
+ * (queue read, the new one not yet made) a second call on the same
+ * object starts from a thread; it must not reach that point before the
+ * first call has left it.
+ */
+struct kt_resize {
+	void *obj;		/* the CQ or SRQ */
+	bool is_cq;
+	atomic_t inside;	/* calls between staging point and return */
+	atomic_t overlap;	/* a call reached the point while one was inside */
+	struct completion done;
+	int first_ret, second_ret;
+};
+
+static struct kt_resize *kt_resize_cur;
+
+static int kt_resize_call(struct kt_resize *r, int size)
+{
+	struct ib_srq_attr attr = { .max_wr = (u32)size };
+
+	if (r->is_cq)
+		return rxe_resize_cq(&((struct rxe_cq *)r->obj)->ibcq, size,
+				     NULL);
+	return rxe_modify_srq(&((struct rxe_srq *)r->obj)->ibsrq, &attr,
+			      IB_SRQ_MAX_WR, NULL);
+}
+
+static int kt_resize_thread(void *arg)
+{
+	struct kt_resize *r = (struct kt_resize *)arg;
+
+	r->second_ret = kt_resize_call(r, 40);
+	complete(&r->done);
+	return 0;
+}
+
+static void kt_resize_hook(void *obj)
+{
+	struct kt_resize *r = kt_resize_cur;
+	struct task_struct *t;
+
+	if (!r || obj != r->obj)
+		return;
+	if (atomic_inc_return(&r->inside) > 1) {
+		/* the second call, while the first is inside */
+		atomic_inc(&r->overlap);
+		atomic_dec(&r->inside);
+		return;
+	}
+	if (completion_done(&r->done) || r->second_ret != 1) {
+		/* the second call, after the first: nothing to stage */
+		atomic_dec(&r->inside);
+		return;
+	}
+	r->second_ret = -EINPROGRESS;
+	t = kthread_run(kt_resize_thread, r, "rxe_kunit_resize");
+	if (IS_ERR(t)) {
+		r->second_ret = (int)PTR_ERR(t);
+		complete(&r->done);
+	} else {
+		msleep(200);	/* time for the second call to get here */
+	}
+	atomic_dec(&r->inside);
+}
+
+static void kt_resize_race(struct kunit *test, struct kt_resize *r)
+{
+	atomic_set(&r->inside, 0);
+	atomic_set(&r->overlap, 0);
+	init_completion(&r->done);
+	r->second_ret = 1;	/* not started */
+	kt_resize_cur = r;
+	rxe_kunit_resize_hook = kt_resize_hook;
+	r->first_ret = kt_resize_call(r, 20);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&r->done, 30 * HZ),
+			0UL);
+	rxe_kunit_resize_hook = NULL;
+	kt_resize_cur = NULL;
+	KUNIT_EXPECT_EQ(test, r->first_ret, 0);
+	KUNIT_EXPECT_EQ(test, r->second_ret, 0);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&r->overlap), 0,
+			    "a second %s resize ran beside the first",
+			    r->is_cq ? "CQ" : "SRQ");
+}
+
+static void rxe_kunit_resize_serialised(struct kunit *test)
+{
+	struct rxe_dev *rxe = kt_dev(test);
+	struct rxe_pd *pd = kt_pd(test, rxe);
+	struct kt_counts c = {};
+	struct rxe_cq *cq = kt_cq(test, rxe, 7, &c);
+	struct rxe_srq *srq = (struct rxe_srq *)kunit_kzalloc(test,
+						sizeof(*srq), GFP_KERNEL);
+	struct ib_srq_init_attr init = {
+		.attr = { .max_wr = 8, .max_sge = 1 },
+		.srq_type = IB_SRQT_BASIC,
+	};
+	struct kt_resize r = {};
+	struct ib_wc wc, out[8];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		kt_wc(&wc, i);
+		rxe_cq_post(cq, &wc, false);
+	}
+	r.obj = cq;
+	r.is_cq = true;
+	kt_resize_race(test, &r);
+	/* whichever came last, nothing was lost */
+	KUNIT_ASSERT_EQ(test, rxe_poll_cq(&cq->ibcq, 8, out), 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, out[i].wr_id, (u64)i);
+
+	KUNIT_ASSERT_NOT_NULL(test, srq);
+	srq->ibsrq.device = &rxe->ib_dev;
+	srq->ibsrq.pd = &pd->ibpd;
+	srq->ibsrq.event_handler = kt_event;
+	srq->ibsrq.srq_context = &c;
+	KUNIT_ASSERT_EQ(test, rxe_create_srq(&srq->ibsrq, &init, NULL), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_recvs(srq, 3, 10), 0);
+	r.obj = srq;
+	r.is_cq = false;
+	kt_resize_race(test, &r);
+
+	rxe_destroy_srq(&srq->ibsrq, NULL);
+	rxe_destroy_cq(&cq->ibcq, NULL);
 	rxe_dealloc_pd(&pd->ibpd, NULL);
 	rxe_pools_cleanup(rxe);
 }
@@ -604,6 +740,7 @@ static struct kunit_case rxe_kunit_cases[] = {
 	KUNIT_CASE(rxe_kunit_cq_arm),
 	KUNIT_CASE(rxe_kunit_cq_resize),
 	KUNIT_CASE(rxe_kunit_srq_limit),
+	KUNIT_CASE(rxe_kunit_resize_serialised),
 	KUNIT_CASE(rxe_kunit_qp_caps),
 	KUNIT_CASE(rxe_kunit_flush_order),
 	KUNIT_CASE(rxe_kunit_private_copy),
