@@ -209,28 +209,37 @@ static int kt_post_recvs(struct rxe_srq *srq, int n, u64 first)
 	return 0;
 }
 
-static void rxe_kunit_srq_limit(struct kunit *test)
+/* an SRQ of 8 WRs (15 slots) of one SGE on @pd, events counted in @c */
+static struct rxe_srq *kt_srq(struct kunit *test, struct rxe_dev *rxe,
+			      struct rxe_pd *pd, struct kt_counts *c)
 {
-	struct rxe_dev *rxe = kt_dev(test);
-	struct rxe_pd *pd = kt_pd(test, rxe);
 	struct rxe_srq *srq = (struct rxe_srq *)kunit_kzalloc(test,
 						sizeof(*srq), GFP_KERNEL);
 	struct ib_srq_init_attr init = {
 		.attr = { .max_wr = 8, .max_sge = 1 },
 		.srq_type = IB_SRQT_BASIC,
 	};
-	struct ib_srq_attr attr = {};
-	struct rxe_recv_wqe wqe;
-	struct kt_counts c = {};
-	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, srq);
 	srq->ibsrq.device = &rxe->ib_dev;
 	srq->ibsrq.pd = &pd->ibpd;
 	srq->ibsrq.event_handler = kt_event;
-	srq->ibsrq.srq_context = &c;
+	srq->ibsrq.srq_context = c;
 	KUNIT_ASSERT_EQ(test, rxe_create_srq(&srq->ibsrq, &init, NULL), 0);
 	KUNIT_EXPECT_EQ(test, init.attr.max_wr, 15U);
+	return srq;
+}
+
+static void rxe_kunit_srq_limit(struct kunit *test)
+{
+	struct rxe_dev *rxe = kt_dev(test);
+	struct rxe_pd *pd = kt_pd(test, rxe);
+	struct kt_counts c = {};
+	struct rxe_srq *srq = kt_srq(test, rxe, pd, &c);
+	struct ib_srq_attr attr = {};
+	struct rxe_recv_wqe wqe;
+	int i;
+
 	KUNIT_EXPECT_GE(test, srq->elem.index, (u32)RXE_MIN_SRQ_INDEX);
 
 	KUNIT_ASSERT_EQ(test, kt_post_recvs(srq, 6, 10), 0);
@@ -379,12 +388,7 @@ static void rxe_kunit_resize_serialised(struct kunit *test)
 	struct rxe_pd *pd = kt_pd(test, rxe);
 	struct kt_counts c = {};
 	struct rxe_cq *cq = kt_cq(test, rxe, 7, &c);
-	struct rxe_srq *srq = (struct rxe_srq *)kunit_kzalloc(test,
-						sizeof(*srq), GFP_KERNEL);
-	struct ib_srq_init_attr init = {
-		.attr = { .max_wr = 8, .max_sge = 1 },
-		.srq_type = IB_SRQT_BASIC,
-	};
+	struct rxe_srq *srq;
 	struct kt_resize r = {};
 	struct ib_wc wc, out[8];
 	int i;
@@ -401,12 +405,7 @@ static void rxe_kunit_resize_serialised(struct kunit *test)
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, out[i].wr_id, (u64)i);
 
-	KUNIT_ASSERT_NOT_NULL(test, srq);
-	srq->ibsrq.device = &rxe->ib_dev;
-	srq->ibsrq.pd = &pd->ibpd;
-	srq->ibsrq.event_handler = kt_event;
-	srq->ibsrq.srq_context = &c;
-	KUNIT_ASSERT_EQ(test, rxe_create_srq(&srq->ibsrq, &init, NULL), 0);
+	srq = kt_srq(test, rxe, pd, &c);
 	KUNIT_ASSERT_EQ(test, kt_post_recvs(srq, 3, 10), 0);
 	r.obj = srq;
 	r.is_cq = false;
