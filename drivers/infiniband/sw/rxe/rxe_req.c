@@ -21,6 +21,8 @@
 #define RXE_REQ_ACK_EVERY	32
 /* packets sent per run before the work item yields */
 #define RXE_REQ_BUDGET		64
+/* entries of the private copies at first (they grow to the ring) */
+#define RXE_REQ_COPIES_MIN	16
 
 /* ---- pure helpers ---- */
 
@@ -108,7 +110,13 @@ u32 rxe_req_ring_next(struct rxe_qp *qp, u32 index)
 
 struct rxe_swqe *rxe_req_swqe(struct rxe_qp *qp, u32 index)
 {
-	return &qp->req.swqe[index & qp->sq.queue->index_mask];
+	return &qp->req.swqe[index & qp->req.cmask];
+}
+
+static struct rxe_send_wqe *rxe_req_copy(struct rxe_req *req, u32 index)
+{
+	return (struct rxe_send_wqe *)(req->copies +
+		((size_t)(index & req->cmask) << req->log2_elem));
 }
 
 void rxe_swqe_finish(struct rxe_qp *qp, struct rxe_swqe *sw, u8 state,
@@ -219,14 +227,19 @@ static void rxe_req_work(struct work_struct *w)
 	rxe_req_run_in(qp, true);
 }
 
+/* a user's are charged (ENOMEM beyond its cgroup's limit) */
+static gfp_t rxe_req_gfp(struct rxe_qp *qp)
+{
+	return qp->is_user ? GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL :
+			     GFP_KERNEL;
+}
+
 void rxe_req_init(struct rxe_qp *qp)
 {
 	struct rxe_req *req = &qp->req;
 	struct rxe_queue *q = qp->sq.queue;
-	u32 slots = q->index_mask + 1;
-	/* a user's (charged; ENOMEM beyond its cgroup's limit) */
-	gfp_t gfp = qp->is_user ? GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL :
-				  GFP_KERNEL;
+	u32 slots = min_t(u32, q->index_mask + 1, RXE_REQ_COPIES_MIN);
+	gfp_t gfp = rxe_req_gfp(qp);
 
 	INIT_WORK(&req->work, rxe_req_work);
 	skb_queue_head_init(&req->resp_pkts);
@@ -234,6 +247,7 @@ void rxe_req_init(struct rxe_qp *qp)
 	timer_setup(&req->rnr_timer, rxe_req_rnr_expired, 0);
 	spin_lock_init(&req->lock);
 	req->log2_elem = q->log2_elem;
+	req->cmask = slots - 1;
 	req->swqe = (struct rxe_swqe *)kvcalloc(slots, sizeof(*req->swqe), gfp);
 	req->copies = (u8 *)kvcalloc(slots, 1U << q->log2_elem, gfp);
 	if (!req->swqe || !req->copies)
@@ -253,6 +267,7 @@ static void rxe_req_forget(struct rxe_qp *qp)
 	req->cur = 0;
 	req->next = 0;
 	req->next_copied = false;
+	req->full = false;
 	req->rd_atomic = 0;
 	req->rnr_wait = false;
 	req->stopped = false;
@@ -315,6 +330,72 @@ void rxe_req_kick(struct rxe_qp *qp)
 }
 
 /* ---- taking WQEs ---- */
+
+int rxe_req_grow(struct rxe_qp *qp, gfp_t gfp)
+{
+	struct rxe_req *req = &qp->req;
+	u32 n = req->cmask + 1, elem = 1U << req->log2_elem;
+	u32 used, i, idx, newmask;
+	struct rxe_swqe *swqe;
+	u8 *copies;
+
+	if (n > qp->sq.queue->index_mask)
+		return -ENOSPC;
+	newmask = 2 * n - 1;
+	swqe = (struct rxe_swqe *)kvcalloc(2 * n, sizeof(*swqe), gfp);
+	copies = (u8 *)kvcalloc(2 * n, elem, gfp);
+	if (!swqe || !copies) {
+		kvfree(swqe);
+		kvfree(copies);
+		return -ENOMEM;
+	}
+	used = rxe_queue_used(req->next, req->head, qp->sq.queue->index_mask);
+	if (req->next_copied)
+		used++;
+	for (i = 0, idx = req->head; i < used;
+	     i++, idx = rxe_req_ring_next(qp, idx)) {
+		swqe[idx & newmask] = req->swqe[idx & req->cmask];
+		memcpy(copies + ((size_t)(idx & newmask) << req->log2_elem),
+		       rxe_req_copy(req, idx), elem);
+		/* only the taken ones point at their copy */
+		if (idx != req->next)
+			swqe[idx & newmask].wqe = (struct rxe_send_wqe *)
+				(copies + ((size_t)(idx & newmask) <<
+					   req->log2_elem));
+	}
+	kvfree(req->swqe);
+	kvfree(req->copies);
+	req->swqe = swqe;
+	req->copies = copies;
+	req->cmask = newmask;
+	return 0;
+}
+
+/*
+ * Room for the WQE at @next: an entry not holding a taken WQE, after
+ * growing if need be.  False when it must wait (for the work item, or
+ * for completions).
+ */
+static bool rxe_req_room(struct rxe_qp *qp)
+{
+	struct rxe_req *req = &qp->req;
+	u32 used = rxe_queue_used(req->next, req->head,
+				  qp->sq.queue->index_mask);
+
+	if (used > req->cmask) {
+		if (!req->may_sleep) {
+			req->full = true;
+			rxe_req_kick(qp);
+			return false;
+		}
+		if (rxe_req_grow(qp, rxe_req_gfp(qp) | __GFP_NOWARN)) {
+			req->full = true;
+			return false;
+		}
+	}
+	req->full = false;
+	return true;
+}
 
 static u8 rxe_swqe_kind(u32 wr_opcode)
 {
@@ -380,11 +461,15 @@ static bool rxe_req_take(struct rxe_qp *qp, u32 mtu)
 {
 	struct rxe_req *req = &qp->req;
 	struct rxe_queue *q = qp->sq.queue;
-	struct rxe_swqe *sw = rxe_req_swqe(qp, req->next);
 	struct rxe_send_wqe *wqe;
+	struct rxe_swqe *sw;
 	u32 max_rd, npkts;
 	int status;
 	u8 kind;
+
+	if (!rxe_req_room(qp))
+		return false;
+	sw = rxe_req_swqe(qp, req->next);
 
 	/*
 	 * Every decision is made on the private copy: the ring slot is
@@ -392,8 +477,7 @@ static bool rxe_req_take(struct rxe_qp *qp, u32 mtu)
 	 * copied once; a WQE that must wait is decided on again from the
 	 * same copy.
 	 */
-	wqe = (struct rxe_send_wqe *)(req->copies +
-		((size_t)(req->next & q->index_mask) << req->log2_elem));
+	wqe = rxe_req_copy(req, req->next);
 	if (!req->next_copied) {
 		memcpy(wqe, rxe_queue_slot(q, req->next), 1U << req->log2_elem);
 		req->next_copied = true;
@@ -779,6 +863,12 @@ static bool rxe_req_pass(struct rxe_qp *qp)
 	rxe_comp_complete(qp);
 	if (state == IB_QPS_SQD)
 		rxe_req_check_drained(qp);
+	if (req->full && rxe_queue_used(req->next, req->head,
+					qp->sq.queue->index_mask) <= req->cmask) {
+		/* completions made room: take again (in the work item) */
+		req->full = false;
+		return true;
+	}
 	return budget <= 0;
 }
 

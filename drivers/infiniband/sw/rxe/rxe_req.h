@@ -4,10 +4,15 @@
  * rxe_comp.c), embedded in struct rxe_qp as qp->req.
  *
  * Every WQE the requester takes from the SQ ring is copied into
- * kernel memory first (one copy per ring slot, @copies) together with
- * its progress (struct rxe_swqe): user space may rewrite its ring at any
- * time, the copy is what is sent, retransmitted and completed.  Ring
- * indices, in the order they follow each other:
+ * kernel memory first (@copies) together with its progress (struct
+ * rxe_swqe): user space may rewrite its ring at any time, the copy is
+ * what is sent, retransmitted and completed.  The copies are sized by
+ * what is outstanding, not by the ring: ring index i lives in entry
+ * i & @cmask, and the arrays double (never beyond the ring) when a WQE
+ * is to be taken and every entry holds one not yet completed.  A run
+ * that may not sleep leaves the growth to the work item; a growth the
+ * memory cgroup refuses waits for completions instead.  Ring indices,
+ * in the order they follow each other:
  *
  *   head  oldest WQE not completed yet (= the ring's consumer index)
  *   cur   where the requester sends next (a retransmission moves it back)
@@ -74,9 +79,11 @@ struct rxe_req {
 	bool dead;		/* cleanup started */
 
 	/* the rest belongs to the runner */
-	struct rxe_swqe *swqe;	/* per ring slot */
-	u8 *copies;		/* per ring slot, 1 << log2_elem bytes */
+	struct rxe_swqe *swqe;	/* cmask + 1 entries */
+	u8 *copies;		/* cmask + 1 entries of 1 << log2_elem bytes */
 	u32 log2_elem;
+	u32 cmask;		/* entries - 1; entries: a power of two */
+	bool full;		/* a WQE waits for an entry */
 	u32 head;
 	u32 cur;
 	u32 next;
@@ -121,6 +128,13 @@ void rxe_req_run_local(struct rxe_qp *qp);
  * in that CPU's backlog for ksoftirqd; the peer saw silence.
  */
 void rxe_req_yield(struct rxe_qp *qp);
+
+/*
+ * Double the entries of @swqe and @copies, keeping every taken WQE (and
+ * the copy of @next, if made) at its index; the runner's.  0, -ENOSPC
+ * when they already cover the ring, or -ENOMEM.
+ */
+int rxe_req_grow(struct rxe_qp *qp, gfp_t gfp);
 
 /* ---- pure helpers (rxe_req.c), unit-tested by KUnit ---- */
 

@@ -425,10 +425,10 @@ struct kt_qp {
 	struct kt_counts c;
 };
 
-static void kt_qp_make(struct kunit *test, struct kt_qp *t)
+static void kt_qp_make_wr(struct kunit *test, struct kt_qp *t, u32 wr)
 {
 	struct ib_qp_init_attr init = {
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+		.cap = { .max_send_wr = wr, .max_recv_wr = 8,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.qp_type = IB_QPT_RC,
@@ -437,7 +437,7 @@ static void kt_qp_make(struct kunit *test, struct kt_qp *t)
 
 	t->rxe = kt_dev(test);
 	t->pd = kt_pd(test, t->rxe);
-	t->scq = kt_cq(test, t->rxe, 16, &t->c);
+	t->scq = kt_cq(test, t->rxe, wr > 16 ? (int)wr : 16, &t->c);
 	t->rcq = kt_cq(test, t->rxe, 16, &t->c);
 	qp = (struct rxe_qp *)kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, qp);
@@ -454,10 +454,17 @@ static void kt_qp_make(struct kunit *test, struct kt_qp *t)
 	init.recv_cq = qp->ibqp.recv_cq;
 	KUNIT_ASSERT_EQ(test, rxe_create_qp(&qp->ibqp, &init, NULL), 0);
 	KUNIT_EXPECT_GE(test, qp->ibqp.qp_num, (u32)RXE_MIN_QP_INDEX);
-	/* caps: 1 SGE gives 16 bytes of inline, 8 WRs a 15-slot ring */
-	KUNIT_EXPECT_EQ(test, init.cap.max_send_wr, 15U);
-	KUNIT_EXPECT_EQ(test, init.cap.max_inline_data, 16U);
+	/* caps: a power-of-two ring, one slot left free */
+	KUNIT_EXPECT_EQ(test, init.cap.max_send_wr,
+			roundup_pow_of_two(wr + 1) - 1);
 	t->qp = qp;
+}
+
+static void kt_qp_make(struct kunit *test, struct kt_qp *t)
+{
+	kt_qp_make_wr(test, t, 8);
+	/* 1 SGE gives 16 bytes of inline */
+	KUNIT_EXPECT_EQ(test, t->qp->sq.max_inline, 16U);
 }
 
 static void kt_qp_to(struct kunit *test, struct kt_qp *t, enum ib_qp_state s)
@@ -615,6 +622,65 @@ static void rxe_kunit_private_copy(struct kunit *test)
 	kt_qp_free(&t);
 }
 
+/*
+ * The private copies are sized by what is outstanding, not by the ring
+ * (Documentation/security.rst, item 6): a deep SQ starts small, and
+ * grows as WQEs are taken and not completed, each keeping its copy.
+ */
+static void rxe_kunit_copies_grow(struct kunit *test)
+{
+	struct kt_qp t = {};
+	const struct ib_send_wr *sbad;
+	struct ib_rdma_wr wr = {
+		.wr = { .opcode = IB_WR_RDMA_WRITE,
+			.send_flags = IB_SEND_SIGNALED },
+		.remote_addr = 0x1000,
+		.rkey = 0x77,
+	};
+	struct ib_wc *out;
+	struct rxe_swqe *sw;
+	int i, n;
+
+	out = (struct ib_wc *)kunit_kcalloc(test, 48, sizeof(*out), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	kt_qp_make_wr(test, &t, 1000);
+	KUNIT_EXPECT_EQ(test, t.qp->sq.queue->index_mask, 1023U);
+	KUNIT_EXPECT_LT(test, t.qp->req.cmask, 1023U);
+	kt_qp_to(test, &t, IB_QPS_INIT);
+	kt_qp_to(test, &t, IB_QPS_RTR);
+	kt_qp_to(test, &t, IB_QPS_RTS);
+	/* zero-length writes: sent, never acknowledged, all outstanding */
+	for (i = 0; i < 40; i++) {
+		wr.wr.wr_id = 100 + i;
+		wr.remote_addr = 0x1000 + i;
+		KUNIT_ASSERT_EQ(test,
+				rxe_post_send(&t.qp->ibqp, &wr.wr, &sbad), 0);
+	}
+	kt_req_settle(t.qp);
+	KUNIT_ASSERT_EQ(test, t.qp->req.next, 40U);
+	KUNIT_EXPECT_EQ(test, t.qp->req.cmask, 63U);
+	for (i = 0; i < 40; i++) {
+		sw = rxe_req_swqe(t.qp, i);
+		/* the copy is in the (new) array, at its index, intact */
+		KUNIT_EXPECT_PTR_EQ(test, (void *)sw->wqe,
+				    (void *)(t.qp->req.copies +
+				     ((size_t)i << t.qp->req.log2_elem)));
+		KUNIT_EXPECT_EQ(test, sw->wqe->wr.wr_id, 100ULL + i);
+		KUNIT_EXPECT_EQ(test, sw->wqe->wr.wr.rdma.remote_addr,
+				0x1000ULL + i);
+		KUNIT_EXPECT_EQ(test, sw->state, (u8)RXE_SWQE_SENT);
+	}
+	kt_qp_to(test, &t, IB_QPS_ERR);
+	n = kt_poll_wait(t.scq, 40, out, 48);
+	KUNIT_ASSERT_EQ(test, n, 40);
+	for (i = 0; i < 40; i++) {
+		KUNIT_EXPECT_EQ(test, out[i].wr_id, 100ULL + i);
+		KUNIT_EXPECT_EQ(test, out[i].status, IB_WC_WR_FLUSH_ERR);
+	}
+	kt_qp_to(test, &t, IB_QPS_RESET);
+	kt_qp_free(&t);
+}
+
 static void rxe_kunit_fast_reg(struct kunit *test)
 {
 	struct kt_qp t = {};
@@ -743,6 +809,7 @@ static struct kunit_case rxe_kunit_cases[] = {
 	KUNIT_CASE(rxe_kunit_qp_caps),
 	KUNIT_CASE(rxe_kunit_flush_order),
 	KUNIT_CASE(rxe_kunit_private_copy),
+	KUNIT_CASE(rxe_kunit_copies_grow),
 	KUNIT_CASE(rxe_kunit_fast_reg),
 	{}
 };
