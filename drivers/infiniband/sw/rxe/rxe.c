@@ -193,8 +193,9 @@ static void rxe_port_event(struct net_device *ndev)
 /*
  * The netdev moved to another namespace (ip link set IF netns NS): the
  * device follows it, re-registered there with its users disassociated.
- * Upstream deletes the device instead.  Called under RTNL with a use of
- * the device, which the move consumes.
+ * Upstream deletes the device instead.  Called from rxe_move_wq, never
+ * under RTNL (disassociating waits for the users' commands), with a use
+ * of the device, which the move consumes.
  */
 static void rxe_follow_netdev(struct rxe_dev *rxe, struct net *net)
 {
@@ -221,11 +222,51 @@ static void rxe_follow_netdev(struct rxe_dev *rxe, struct net *net)
 }
 
 /*
+ * Moves run in the order the netdev moved (an ordered workqueue), each
+ * with a use of the device and a reference on the namespace it went to.
+ */
+static struct workqueue_struct *rxe_move_wq;
+
+struct rxe_move {
+	struct work_struct work;
+	struct rxe_dev *rxe;
+	struct net *net;
+};
+
+static void rxe_move_work(struct work_struct *w)
+{
+	struct rxe_move *m = container_of(w, struct rxe_move, work);
+
+	rxe_follow_netdev(m->rxe, m->net);
+	put_net(m->net);
+	kfree(m);
+}
+
+/* under RTNL: queue the move of @rxe (with a use, consumed) to @net */
+static void rxe_queue_move(struct rxe_dev *rxe, struct net *net)
+{
+	struct rxe_move *m = (struct rxe_move *)kmalloc(sizeof(*m), GFP_KERNEL);
+
+	ASSERT_RTNL();
+	if (!m) {
+		/* cannot follow: let it go, as upstream always does */
+		ib_unregister_device_queued(&rxe->ib_dev);
+		ib_device_put(&rxe->ib_dev);
+		return;
+	}
+	INIT_WORK(&m->work, rxe_move_work);
+	m->rxe = rxe;
+	m->net = get_net(net);
+	queue_work(rxe_move_wq, &m->work);
+}
+
+/*
  * Runs under RTNL, so it never waits for the device's users (a user can
  * stall a uverbs command for as long as it likes): NETDEV_UNREGISTER
- * queues the unregistration, as upstream does.  The netdev's own
- * unregistration then waits, without RTNL, for the reference the device
- * holds (dropped by dealloc_driver).
+ * queues the unregistration, as upstream does, and a namespace move
+ * (NETDEV_REGISTER in another namespace) queues the device's move.  The
+ * netdev's own unregistration then waits, without RTNL, for the
+ * reference the device holds (dropped by dealloc_driver).
  */
 static int rxe_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
@@ -252,7 +293,7 @@ static int rxe_netdev_event(struct notifier_block *nb, unsigned long event,
 		if (net_eq(rdma_dev_net(&rxe->ib_dev), dev_net(ndev)))
 			ib_device_put(&rxe->ib_dev);
 		else
-			rxe_follow_netdev(rxe, dev_net(ndev));
+			rxe_queue_move(rxe, dev_net(ndev));
 		break;
 	case NETDEV_UP:
 	case NETDEV_DOWN:
@@ -285,17 +326,24 @@ static int __init rxe_module_init(void)
 	rxe_wq = alloc_workqueue("rxe_wq", WQ_CPU_INTENSIVE | WQ_MEM_RECLAIM, 0);
 	if (!rxe_wq)
 		return -ENOMEM;
-	ret = rxe_net_init();
-	if (ret)
-		goto err_wq;
-	ret = register_netdevice_notifier(&rxe_netdev_nb);
-	if (ret) {
-		rxe_net_exit_module();
+	rxe_move_wq = alloc_ordered_workqueue("rxe_move", 0);
+	if (!rxe_move_wq) {
+		ret = -ENOMEM;
 		goto err_wq;
 	}
+	ret = rxe_net_init();
+	if (ret)
+		goto err_move_wq;
+	ret = register_netdevice_notifier(&rxe_netdev_nb);
+	if (ret)
+		goto err_net;
 	rdma_link_register(&rxe_link_ops);
 	return 0;
 
+err_net:
+	rxe_net_exit_module();
+err_move_wq:
+	destroy_workqueue(rxe_move_wq);
 err_wq:
 	destroy_workqueue(rxe_wq);
 	return ret;
@@ -311,16 +359,21 @@ err_wq:
  *    still registered.  The notifier stays live meanwhile, so a netdev
  *    that goes away now is still let go of (nobody waits for a netdev
  *    reference that only this step would drop).
+ *    A queued move holds a use of its device, which unregistration
+ *    waits for: the move runs meanwhile (its own workqueue), drops the
+ *    use first thing and then finds the device gone.
  * 3. unregister_netdevice_notifier(): takes RTNL, so it also waits for a
  *    notifier call that is unregistering a device right now (one that
  *    ib_unregister_driver() skipped because it was already going away);
- *    after it, no code of ours runs and the device list is empty.
+ *    after it, nothing queues a move, and destroying rxe_move_wq waits
+ *    for the last one: no code of ours runs and the device list is empty.
  */
 static void __exit rxe_module_exit(void)
 {
 	rdma_link_unregister(&rxe_link_ops);
 	ib_unregister_driver(RDMA_DRIVER_RXE);
 	unregister_netdevice_notifier(&rxe_netdev_nb);
+	destroy_workqueue(rxe_move_wq);
 	WARN_ON(!list_empty(&rxe_dev_list));
 	rxe_net_exit_module();
 	destroy_workqueue(rxe_wq);

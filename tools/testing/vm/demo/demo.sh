@@ -61,8 +61,8 @@ ip -n ns1 link set veth0 up; ip -n ns2 link set veth1 up
 ip netns exec ns1 rdma link add rxe0 type rxe netdev veth0
 say "rdma dev; ip netns exec ns1 rdma dev; ip netns exec ns1 ss -Hnul"
 echo "init_net:"; rdma dev; echo "ns1:"; ip netns exec ns1 rdma dev; ip netns exec ns1 ss -Hnul
-say "ip -n ns1 link set veth0 netns ns2; ip netns exec ns2 rdma dev"
-ip -n ns1 link set veth0 netns ns2; ip netns exec ns2 rdma dev
+say "ip -n ns1 link set veth0 netns ns2; sleep 1; ip netns exec ns2 rdma dev"
+ip -n ns1 link set veth0 netns ns2; sleep 1; ip netns exec ns2 rdma dev
 ip netns del ns1; ip netns del ns2
 for i in $(seq 50); do rdma system set netns shared 2>/dev/null && break; sleep 0.2; done
 say "KUnit suites"

@@ -122,12 +122,13 @@ ip netns exec ns1 rdma dev show rxe0 >/dev/null || die "rxe0 gone after a DELLIN
 # rxe devices live where their netdev lives: users cannot move them ...
 ip netns exec ns1 rdma dev set rxe0 netns ns2 2>/tmp/err && die "rdma dev set netns accepted for rxe"
 grep -q 'follows its netdev' /tmp/err || die "no reason given: $(cat /tmp/err)"
-# ... but moving the netdev moves the device
+# ... but moving the netdev moves the device (queued: the notifier runs
+# under RTNL and the move waits for the device's users)
 ip netns exec ns1 ip link set veth0 netns ns2 || die "move veth0"
+settle "devices seen from ns2 after the move" "rxe0 rxe1 " devs_in ns2
 expect "devices seen from ns1 after the move" "$(devs_in ns1)" ""
-expect "devices seen from ns2 after the move" "$(devs_in ns2)" "rxe0 rxe1 "
-expect "sysfs in ns2 after the move" "$(sysfs_in ns2)" "rxe0 rxe1 "
-expect "RoCE sockets in ns1 after the move" "$(roce_sock_in ns1)" 0
+settle "sysfs in ns2 after the move" "rxe0 rxe1 " sysfs_in ns2
+settle "RoCE sockets in ns1 after the move" 0 roce_sock_in ns1
 expect "RoCE sockets in ns2 after the move" "$(roce_sock_in ns2)" 2
 ip netns exec ns2 rdma link show rxe0/1 | grep -q 'netdev veth0' || die "rxe0 lost its netdev"
 expect "verbs devices from ns2 after the move" "$(verbs_in ns2)" "rxe0 rxe1 "

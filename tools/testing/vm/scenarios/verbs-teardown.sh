@@ -91,6 +91,11 @@ one_case() {
 	if [ "$stack" = ours ]; then
 		[ -z "$rs" ] || fail "ours $method: removal $rs"
 		[ "$rrc" = 0 ] || fail "ours $method: removal failed (rc $rrc)"
+		# a move completes after its users let go (a queued work)
+		for ((i = 0; i < 50; i++)); do
+			rdma dev show rxe0 >/dev/null 2>&1 || break
+			sleep 0.2
+		done
 		rdma dev show rxe0 >/dev/null 2>&1 && fail "ours $method: rxe0 still listed"
 	fi
 
