@@ -120,6 +120,8 @@ read -r icrc0 drop0 pkts0 <<<"$(counters rcvd_icrc_err rcvd_dropped rcvd_pkts)"
 # repeating short plans for longer than the fuzzing takes (each round's
 # packets, plus about 15 s between rounds under TCG).
 dur=$((rounds * (round_secs + 15) + 5))
+# each side's timeout must outlast --duration plus setup and teardown
+ORACLE_TIMEOUT=$((dur + 180))
 ( oracle_run rc-under-fuzz ns2 ns1 10.0.0.2 rxe1 rxe0 --qp rc -g "$NS_G4" --mtu 1024 \
 	--iters 4 --max-size 4096 --duration "$dur"
   oracle_judge rc-under-fuzz pass ) >/tmp/wf-oracle-rc.out 2>&1 &
