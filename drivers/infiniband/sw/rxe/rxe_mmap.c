@@ -42,14 +42,15 @@ void rxe_mmap_info_put(struct rxe_mmap_info *ip)
 /*
  * A ring's memory.  A user ring is charged to the caller's memory cgroup
  * (beyond its limit the call fails with ENOMEM rather than waking the
- * OOM killer); rxe_mmap_ring() maps it page by page.
+ * OOM killer); its size is the user's choice, so a refusal is the user's
+ * ENOMEM and never a line in dmesg.  rxe_mmap_ring() maps it page by page.
  */
 static void *rxe_ring_alloc(u32 size, bool user)
 {
 	if (!user)
 		return vzalloc(size);
 	return __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
-			       __GFP_ZERO);
+			       __GFP_NOWARN | __GFP_ZERO);
 }
 
 /* Map the first pages of @buf (vmalloc memory) over all of @vma. */

@@ -25,7 +25,16 @@ rxe0_up
 
 seed=${UVERBS_FUZZ_SEED:-$(( $(date +%s%N) % 1000000007 ))}
 cmds=${UVERBS_FUZZ_CMDS:-$(by_tier 20000 1000000)}
-"$F" --seed "$seed" --cmds "$cmds" --procs 2 --threads 3 rxe0 ||
+# The fuzzer runs in a memory cgroup of its own: rings as large as the
+# device allows (up to 2 GiB each) are charged there and refused with ENOMEM
+# at its limit, instead of draining the VM until a global OOM kill.
+CG=/sys/fs/cgroup
+mountpoint -q $CG || mount -t cgroup2 none $CG || die "cannot mount cgroup2"
+echo +memory >$CG/cgroup.subtree_control || die "cannot enable the memory controller"
+mkdir -p $CG/uvfuzz && echo "${UVERBS_FUZZ_MEM:-512M}" >$CG/uvfuzz/memory.max ||
+	die "memory cgroup uvfuzz"
+bash -c "echo \$\$ >$CG/uvfuzz/cgroup.procs &&
+	exec '$F' --seed '$seed' --cmds '$cmds' --procs 2 --threads 3 rxe0" ||
 	die "uverbs_fuzz failed (replay: UVERBS_FUZZ_SEED=$seed)"
 
 # rdma res: "0: rxe0: pd N cq N qp N cm_id N mr N ctx N srq N"
@@ -37,6 +46,7 @@ for ((i = 0; i < 50; i++)); do
 done
 [ -z "$left" ] || die "objects left after every fuzzer process ended: $(echo $left)"
 echo "uverbs-fuzz: rdma res counts are zero"
+rmdir $CG/uvfuzz 2>/dev/null
 rxe0_down
 trap - EXIT
 stack_unload || die "the stack does not unload after the fuzzer (replay: UVERBS_FUZZ_SEED=$seed)"
