@@ -146,7 +146,7 @@ if want vm; then
 		run_stage vm "${vm_cases[@]}" -- \
 			"$vm/run-vm.sh" --kdir "$kdir" --moddir "$repo/build/kbuild/w1" \
 			--out "$out/vm" --results "$results" --timings "$timings" \
-			--timeout "${VM_TIMEOUT:-4800}" "${scen[@]}"
+			--timeout "${VM_TIMEOUT:-$([ "${CHECK_TIER:-check}" = full ] && echo 14400 || echo 4800)}" "${scen[@]}"
 	else
 		record FAIL "vm:not-run (modules did not build)"
 	fi

@@ -34,15 +34,22 @@ for s in "$@"; do
 	echo "== scenario $name" >/dev/kmsg
 	taint_before=$(cat /proc/sys/kernel/tainted)
 	start=$(date +%s)
+	# a scenario whose full tier needs longer says so in a header line
+	# "# scenario-timeout-full: SECONDS"
+	t=$timeout_s
+	if [ "${CHECK_TIER:-check}" = full ]; then
+		v=$(sed -n 's/^# scenario-timeout-full: \([0-9][0-9]*\)$/\1/p' "$s" | head -n 1)
+		[ -n "$v" ] && [ "$v" -gt "$t" ] && t=$v
+	fi
 	if [ -n "${SCENARIO_TRACE:-}" ]; then
 		# a time-stamped trace of every command (no fork per line):
 		# where a scenario spends its time
 		# (a function whose stderr the scenario captures captures its
 		# trace lines too: such a scenario may fail when traced)
-		BASH_ENV=$REPO/tools/testing/vm/trace.bashenv timeout -k 10 "$timeout_s" \
+		BASH_ENV=$REPO/tools/testing/vm/trace.bashenv timeout -k 10 "$t" \
 			bash "$s" >"$OUT/$name.log" 2>"$OUT/$name.trace" </dev/null &
 	else
-		timeout -k 10 "$timeout_s" bash "$s" >"$OUT/$name.log" 2>&1 </dev/null &
+		timeout -k 10 "$t" bash "$s" >"$OUT/$name.log" 2>&1 </dev/null &
 	fi
 	pgid=$!
 	wait "$pgid"

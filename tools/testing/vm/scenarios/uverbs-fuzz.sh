@@ -1,4 +1,5 @@
 #!/bin/bash
+# scenario-timeout-full: 4200
 # The uverbs fuzzer (Documentation/security.rst, "Fuzzing"): uverbs_fuzz
 # on rxe0 writes random, mutated and garbage commands from several
 # threads of several processes, scribbles the rings it maps, rings the
