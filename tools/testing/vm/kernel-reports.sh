@@ -3,7 +3,8 @@
 # few lines of context) and exit 1; exit 0 when there is none.
 # What counts: WARN, BUG, oops, KASAN/UBSAN, lockdep, kmemleak, debug-objects
 # and list corruption, hung tasks, RCU stalls, soft lockups, refcount
-# misuse, and modules failing to resolve symbols.
+# misuse, modules failing to resolve symbols, allocation failure warnings
+# and OOM kills.
 set -u
 log=$1
 [ -f "$log" ] || exit 0
@@ -14,6 +15,7 @@ pattern+='suspicious RCU usage|DEBUG_LOCKS_WARN_ON|lock held when returning|'
 pattern+='unreferenced object 0x|ODEBUG: |list_add corruption|list_del corruption|'
 pattern+='blocked for more than [0-9]+ seconds|rcu_sched self-detected stall|rcu: INFO: |'
 pattern+='soft lockup|hard LOCKUP|refcount_t: |Unknown symbol |disagrees about version of symbol|'
+pattern+='vmalloc error: |page allocation failure: |invoked oom-killer|'
 pattern+='------------\[ cut here \]------------'
 if grep -Eq "$pattern" "$log"; then
 	grep -E -A 12 "$pattern" "$log" | head -n 200

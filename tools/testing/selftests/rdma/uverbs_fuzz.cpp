@@ -4,7 +4,7 @@
 // several processes (Documentation/security.rst, "Fuzzing").
 //
 //   uverbs_fuzz [--seed N] [--cmds N] [--procs N] [--threads N]
-//               [--per-proc N] [--kill PCT] DEVICE
+//               [--per-proc N] [--kill PCT] [--ring-budget MIB] DEVICE
 //   uverbs_fuzz --flush-spin DEVICE
 //
 // Each process opens the device's uverbs file, gets a context and runs
@@ -19,7 +19,9 @@
 // runs on what was scribbled.  --kill PCT of the processes are killed
 // (SIGKILL) at a random moment; all others end after --per-proc
 // commands.  Up to --procs processes run at once until --cmds commands
-// have been written in all.
+// have been written in all.  The queue sizes one process gets accepted
+// stay within --ring-budget MiB (64); larger ones are rewritten to sizes
+// the device refuses (see "queue memory").
 //
 // It fails (exit 1) when a write() returns a length other than the one
 // written, or an errno the kernel must not leak (0, or above 133: its
@@ -49,6 +51,7 @@
 
 #include <atomic>
 #include <cstdarg>
+#include <cstddef>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -69,7 +72,7 @@ using Rng = fuzz_rng;
 
 // What all processes add to: a MAP_SHARED page.
 struct Shared {
-	std::atomic<uint64_t> cmds, ok, failed, mutated, scribbles, mmaps, ioctls;
+	std::atomic<uint64_t> cmds, ok, failed, mutated, scribbles, mmaps, ioctls, gated;
 	std::atomic<uint32_t> violations;
 	char first_violation[256];
 };
@@ -132,6 +135,8 @@ struct Proc {
 	std::vector<uint32_t> qpns, lkeys, rkeys, ah_nums;
 	std::vector<Ring> rings;
 	std::vector<int> channels;
+	uint64_t ring_bytes = 0;	// what its accepted queue sizes may have cost
+	ib_uverbs_query_device_resp dev{};
 
 	void add(int k, uint32_t v)
 	{
@@ -209,11 +214,157 @@ bool leaked(int e)
 	return e <= 0 || e > 133;
 }
 
-// write() @len bytes of @buf; checks the answer; 0 or the errno
-int wr(Proc &p, const void *buf, size_t len, bool mutated)
+// ---- queue memory
+//
+// The rings of CQs, QPs and SRQs (and a QP's WQE copies) are charged to
+// the memory cgroup the fuzzer runs in.  A process keeps the queue sizes
+// the device would accept within --ring-budget MiB, counted from the
+// bytes each command carries as written (so mutated and raw commands
+// too), and never credited back while it lives.  A size over the budget
+// is rewritten to 0xffffffff, which the device must refuse.  Without the
+// bound, sizes up to the device's maxima (1 Mi WRs of 32 SGEs) fill any
+// cgroup, and then the fuzzer's own page faults meet its OOM killer.
+uint64_t ring_budget = 64ULL << 20;
+
+uint64_t pow2_at_least(uint64_t v)
 {
+	uint64_t p2 = 1;
+
+	while (p2 < v)
+		p2 <<= 1;
+	return p2;
+}
+
+// a ring of @n entries of @elem bytes: one slot more than asked, each a
+// power of two of at least 64 bytes, behind a page of indexes
+uint64_t ring_cost(uint32_t n, uint64_t elem)
+{
+	return 4096 + pow2_at_least((uint64_t)n + 1) * pow2_at_least(elem < 64 ? 64 : elem);
+}
+
+uint32_t field(const uint8_t *b, size_t len, size_t off)
+{
+	uint32_t v = 0;
+
+	if (off + 4 <= len)
+		memcpy(&v, b + off, 4);
+	return v;
+}
+
+// a CREATE_QP's queue sizes, legacy or extended (@T), its core at @core
+struct QpSizes {
+	uint32_t swr, rwr, ssge, rsge, inl, srq;
+	size_t swr_at;
+};
+
+template <class T> QpSizes qp_sizes(const uint8_t *b, size_t len, size_t core)
+{
+	QpSizes q;
+
+	q.swr = field(b, len, core + offsetof(T, max_send_wr));
+	q.rwr = field(b, len, core + offsetof(T, max_recv_wr));
+	q.ssge = field(b, len, core + offsetof(T, max_send_sge));
+	q.rsge = field(b, len, core + offsetof(T, max_recv_sge));
+	q.inl = field(b, len, core + offsetof(T, max_inline_data));
+	q.srq = field(b, len, core + offsetof(T, is_srq)) & 0xff;
+	q.swr_at = core + offsetof(T, max_send_wr);
+	return q;
+}
+
+// What a command in @b may allocate for queues (0: nothing, or refused
+// by the device's limits); *@size_off: the field to rewrite when over.
+uint64_t queue_cost(const Proc &p, const uint8_t *b, size_t len, size_t *size_off)
+{
+	const ib_uverbs_query_device_resp &d = p.dev;
+	uint32_t command = field(b, len, 0);
+	bool ex = command & IB_USER_VERBS_CMD_FLAG_EXTENDED;
+	size_t core = ex ? 24 : 8;
+	uint32_t num = command & IB_USER_VERBS_CMD_COMMAND_MASK;
+
+#define F(type, member) field(b, len, core + offsetof(type, member))
+#define AT(type, member) (core + offsetof(type, member))
+	if (!ex && (num == IB_USER_VERBS_CMD_CREATE_CQ || num == IB_USER_VERBS_CMD_RESIZE_CQ)) {
+		uint32_t cqe = num == IB_USER_VERBS_CMD_CREATE_CQ ?
+			F(ib_uverbs_create_cq, cqe) : F(ib_uverbs_resize_cq, cqe);
+		*size_off = num == IB_USER_VERBS_CMD_CREATE_CQ ?
+			AT(ib_uverbs_create_cq, cqe) : AT(ib_uverbs_resize_cq, cqe);
+		return cqe > d.max_cqe ? 0 : ring_cost(cqe, sizeof(ib_uverbs_wc));
+	}
+	if (ex && num == IB_USER_VERBS_EX_CMD_CREATE_CQ) {
+		uint32_t cqe = F(ib_uverbs_ex_create_cq, cqe);
+		*size_off = AT(ib_uverbs_ex_create_cq, cqe);
+		return cqe > d.max_cqe ? 0 : ring_cost(cqe, sizeof(ib_uverbs_wc));
+	}
+	if ((!ex && num == IB_USER_VERBS_CMD_CREATE_QP) ||
+	    (ex && num == IB_USER_VERBS_EX_CMD_CREATE_QP)) {
+		QpSizes q = ex ? qp_sizes<ib_uverbs_ex_create_qp>(b, len, core) :
+				 qp_sizes<ib_uverbs_create_qp>(b, len, core);
+		uint32_t swr = q.swr, ssge = q.ssge, inl = q.inl;
+		*size_off = q.swr_at;
+		if (swr > d.max_qp_wr || ssge > d.max_sge)
+			return 0;
+		uint64_t extra = (uint64_t)ssge * sizeof(rxe_sge);
+		uint64_t sq = ring_cost(swr, sizeof(rxe_send_wqe) + (inl > extra ? inl : extra));
+		/* the WQE copies grow up to the ring; their descriptors beside */
+		uint64_t cost = 2 * sq + pow2_at_least((uint64_t)swr + 1) * 128;
+		if (!q.srq && q.rwr <= d.max_qp_wr && q.rsge <= d.max_sge)
+			cost += ring_cost(q.rwr, sizeof(rxe_recv_wqe) +
+					       (uint64_t)q.rsge * sizeof(rxe_sge));
+		return cost;
+	}
+	if (!ex && num == IB_USER_VERBS_CMD_CREATE_SRQ) {
+		uint32_t wr = F(ib_uverbs_create_srq, max_wr), sge = F(ib_uverbs_create_srq, max_sge);
+		*size_off = AT(ib_uverbs_create_srq, max_wr);
+		if (wr > d.max_srq_wr || sge > d.max_srq_sge)
+			return 0;
+		return ring_cost(wr, sizeof(rxe_recv_wqe) + (uint64_t)sge * sizeof(rxe_sge));
+	}
+	if (!ex && num == IB_USER_VERBS_CMD_MODIFY_SRQ) {
+		uint32_t wr = F(ib_uverbs_modify_srq, max_wr);
+		*size_off = AT(ib_uverbs_modify_srq, max_wr);
+		if (!(F(ib_uverbs_modify_srq, attr_mask) & IBV_SRQ_MAX_WR) || wr > d.max_srq_wr)
+			return 0;
+		/* the SRQ's SGE count is not in the command: the largest */
+		return ring_cost(wr, sizeof(rxe_recv_wqe) + (uint64_t)d.max_srq_sge * sizeof(rxe_sge));
+	}
+#undef F
+#undef AT
+	return 0;
+}
+
+// Charges @b's queue cost to @p's budget, or rewrites its size to one
+// the device refuses.  Returns what was charged.
+uint64_t queue_gate(Proc &p, uint8_t *b, size_t len)
+{
+	size_t off = 0;
+	uint64_t cost = queue_cost(p, b, len, &off);
+
+	if (!cost)
+		return 0;
+	std::lock_guard<std::mutex> g(p.m);
+	if (p.ring_bytes + cost <= ring_budget) {
+		p.ring_bytes += cost;
+		return cost;
+	}
+	uint32_t over = 0xffffffff;
+	if (off + 4 <= len)
+		memcpy(b + off, &over, 4);
+	sh->gated++;
+	return 0;
+}
+
+// write() @len bytes of @buf (its queue sizes gated first); checks the
+// answer; 0 or the errno
+int wr(Proc &p, uint8_t *buf, size_t len, bool mutated)
+{
+	uint64_t cost = queue_gate(p, buf, len);
 	ssize_t n = write(p.fd, buf, len);
 	int e = n < 0 ? errno : 0;
+
+	if (e && cost) {	/* refused: nothing was allocated */
+		std::lock_guard<std::mutex> g(p.m);
+		p.ring_bytes -= cost;
+	}
 
 	sh->cmds++;
 	if (mutated)
@@ -1078,6 +1229,17 @@ void open_ctx(Proc &p)
 	}
 	p.async_fd = (int)gr.async_fd;
 	fcntl(p.async_fd, F_SETFL, O_NONBLOCK);
+	ib_uverbs_query_device qc{};
+	ptr = (uint64_t)(uintptr_t)&p.dev;
+	memcpy(&qc, &ptr, sizeof(ptr));
+	struct {
+		ib_uverbs_cmd_hdr h;
+		ib_uverbs_query_device c;
+	} q = { { IB_USER_VERBS_CMD_QUERY_DEVICE, sizeof(q) / 4, sizeof(p.dev) / 4 }, qc };
+	if (write(p.fd, &q, sizeof(q)) != (ssize_t)sizeof(q)) {
+		fprintf(stderr, "uverbs_fuzz: QUERY_DEVICE: %s\n", strerror(errno));
+		_exit(3);
+	}
 }
 
 [[noreturn]] void child(uint64_t seed, unsigned threads, uint64_t quota)
@@ -1324,11 +1486,14 @@ int main(int argc, char **argv)
 			threads = (unsigned)val();
 		} else if (a == "--kill") {
 			kill_pct = (unsigned)val();
+		} else if (a == "--ring-budget") {
+			ring_budget = val() << 20;
 		} else if (a[0] != '-' && dev_name.empty()) {
 			dev_name = a;
 		} else {
 			fprintf(stderr, "usage: uverbs_fuzz [--seed N] [--cmds N] [--procs N] "
-					"[--threads N] [--per-proc N] [--kill PCT] DEVICE\n"
+					"[--threads N] [--per-proc N] [--kill PCT]\n"
+					"                   [--ring-budget MIB] DEVICE\n"
 					"       uverbs_fuzz --flush-spin DEVICE\n");
 			return 2;
 		}
@@ -1359,8 +1524,9 @@ int main(int argc, char **argv)
 		return 2;
 	new (sh) Shared();
 	printf("uverbs_fuzz: seed %llu, %s, %llu commands, %u processes at once of %u threads, "
-	       "%u%% killed\n", (unsigned long long)seed, uverbs_path.c_str(),
-	       (unsigned long long)total, procs, threads, kill_pct);
+	       "%u%% killed, queues of %llu MiB per process\n", (unsigned long long)seed,
+	       uverbs_path.c_str(), (unsigned long long)total, procs, threads, kill_pct,
+	       (unsigned long long)(ring_budget >> 20));
 	fflush(stdout);
 
 	Rng r{ seed };
@@ -1428,13 +1594,14 @@ int main(int argc, char **argv)
 	}
 	double dt = now() - t0;
 	printf("uverbs_fuzz: seed %llu: %llu commands in %.1f s (%.0f/s): %llu succeeded, "
-	       "%llu refused, %llu mutated, %llu ring scribbles, %llu mmaps, %llu ioctls; "
-	       "%u processes, %u killed\n",
+	       "%llu refused, %llu mutated, %llu ring scribbles, %llu mmaps, %llu ioctls, "
+	       "%llu queue sizes over the budget; %u processes, %u killed\n",
 	       (unsigned long long)seed, (unsigned long long)sh->cmds.load(), dt,
 	       (double)sh->cmds.load() / (dt > 0 ? dt : 1), (unsigned long long)sh->ok.load(),
 	       (unsigned long long)sh->failed.load(), (unsigned long long)sh->mutated.load(),
 	       (unsigned long long)sh->scribbles.load(), (unsigned long long)sh->mmaps.load(),
-	       (unsigned long long)sh->ioctls.load(), started, killed);
+	       (unsigned long long)sh->ioctls.load(), (unsigned long long)sh->gated.load(),
+	       started, killed);
 	if (sh->violations) {
 		printf("uverbs_fuzz: FAIL: %u violations, the first: %s\n", sh->violations.load(),
 		       sh->first_violation);
