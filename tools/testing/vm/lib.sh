@@ -257,3 +257,14 @@ peer_ns_up() {
 	ip netns exec peer ip link set veth1 up
 	ip addr add 10.0.0.1/24 dev veth0
 }
+
+# memcg_child NAME MAX: cgroup2 at /sys/fs/cgroup with the memory
+# controller on for its children, and child NAME with memory.max MAX;
+# dies when the kernel has no memory controller
+memcg_child() {
+	local cg=/sys/fs/cgroup
+	mountpoint -q $cg || mount -t cgroup2 none $cg || die "cannot mount cgroup2"
+	grep -qw memory $cg/cgroup.controllers || die "no memory controller (CONFIG_MEMCG)"
+	echo +memory >$cg/cgroup.subtree_control || die "cannot enable the memory controller"
+	mkdir -p "$cg/$1" && echo "$2" >"$cg/$1/memory.max" || die "memory cgroup $1"
+}

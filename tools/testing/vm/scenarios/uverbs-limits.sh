@@ -4,7 +4,9 @@
 #   memcg   a QP's rings and private WQE copies are charged to the
 #           creator's memory cgroup: memory.current grows by them, and a
 #           cgroup too small for them gets ENOMEM; the copies are sized
-#           by what is outstanding (a new QP: a few), not by the ring
+#           by what is outstanding (a new QP: a few), not by the ring;
+#           the largest QP the device allows (2 GiB rings) is refused
+#           with ENOMEM and no allocation warning in dmesg
 #   rtnl    a uverbs command stalled by its user (its bytes on a
 #           userfaultfd range) does not keep RTNL held when the netdev
 #           moves to another namespace or goes away: the rxe device's move
@@ -31,10 +33,7 @@ fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 # ---- memcg
-mountpoint -q $CG || mount -t cgroup2 none $CG || die "cannot mount cgroup2"
-grep -qw memory $CG/cgroup.controllers || die "no memory controller (CONFIG_MEMCG)"
-echo +memory >$CG/cgroup.subtree_control || die "cannot enable the memory controller"
-mkdir -p $CG/hog || die "mkdir $CG/hog"
+memcg_child hog max
 
 # hog_in MAX WR SGE: run uverbs_hog qp WR SGE in cgroup hog limited to MAX;
 # prints the cgroup's memory.current while it holds the QP, then its answer
@@ -65,6 +64,14 @@ ooms2=$(awk '$1 == "oom_kill" { print $2 }' $CG/hog/memory.events)
 echo "memcg: QP 8192x32 in 16 MiB: $a3 (OOM kills in the cgroup: $ooms -> $ooms2)"
 [ "$a3" = "error ENOMEM" ] ||
 	fail "memcg: a QP larger than its cgroup's limit: '$a3', want ENOMEM"
+# the device's largest QP (1 Mi WRs of 32 SGEs: rings of 2 GiB, more
+# than the VM has): the refusal is the user's ENOMEM, with nothing in dmesg
+warned=$(dmesg | grep -cE 'vmalloc error|page allocation failure')
+read -r c4 a4 <<<"$(hog_in 64M 1048576 32)"
+warned2=$(dmesg | grep -cE 'vmalloc error|page allocation failure')
+echo "memcg: QP 1048576x32 in 64 MiB: $a4 (allocation warnings in dmesg: $warned -> $warned2)"
+[ "$a4" = "error ENOMEM" ] || fail "memcg: the largest QP: '$a4', want ENOMEM"
+[ "$warned2" = "$warned" ] || fail "memcg: the largest QP's refusal printed an allocation warning"
 rmdir $CG/hog
 
 # ---- rtnl
