@@ -24,6 +24,7 @@
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/ib_user_verbs.h>
 #include <rdma/ib_qp_state.h>
+#include <rdma/ib_placement.h>
 #include <rdma/ib_device.h>
 #include <rdma/ib_gid_table.h>
 #include <rdma/restrack.h>
@@ -195,6 +196,8 @@ enum ib_wc_opcode {
 	IB_WC_FETCH_ADD = IB_UVERBS_WC_FETCH_ADD,
 	IB_WC_BIND_MW = IB_UVERBS_WC_BIND_MW, IB_WC_LOCAL_INV = IB_UVERBS_WC_LOCAL_INV,
 	IB_WC_LSO = IB_UVERBS_WC_TSO,
+	IB_WC_FLUSH = RDMA_UVERBS_WC_FLUSH,
+	IB_WC_ATOMIC_WRITE = RDMA_UVERBS_WC_ATOMIC_WRITE,
 	/* kernel consumers only */
 	IB_WC_REG_MR, IB_WC_MASKED_COMP_SWAP, IB_WC_MASKED_FETCH_ADD,
 	IB_WC_RECV = 1 << 7,		/* receive completions have this bit */
@@ -457,6 +460,9 @@ enum ib_wr_opcode {
 	IB_WR_LOCAL_INV = IB_UVERBS_WR_LOCAL_INV, IB_WR_BIND_MW = IB_UVERBS_WR_BIND_MW,
 	IB_WR_MASKED_ATOMIC_CMP_AND_SWP = IB_UVERBS_WR_MASKED_ATOMIC_CMP_AND_SWP,
 	IB_WR_MASKED_ATOMIC_FETCH_AND_ADD = IB_UVERBS_WR_MASKED_ATOMIC_FETCH_AND_ADD,
+	/* memory placement (IBTA 1.5) */
+	IB_WR_FLUSH = RDMA_UVERBS_WR_FLUSH,
+	IB_WR_ATOMIC_WRITE = RDMA_UVERBS_WR_ATOMIC_WRITE,
 	/* kernel only */
 	IB_WR_REG_MR = 0x20,
 	IB_WR_REG_MR_INTEGRITY,

@@ -32,6 +32,7 @@ std::vector<u8> AllOpcodes() {
   for (unsigned op = 0x00; op <= 0x14; op++) ops.push_back((u8)op);
   ops.push_back(0x16);
   ops.push_back(0x17);
+  ops.push_back(0x1d);
   for (unsigned op = 0x20; op <= 0x2b; op++) ops.push_back((u8)op);
   ops.push_back(0x64);
   ops.push_back(0x65);
@@ -91,7 +92,8 @@ TEST(RxeOpcodeTable, FlagInvariants) {
     EXPECT_NE(!!(m & RXE_REQ_MASK), !!(m & RXE_RESP_MASK)) << n;
     // exactly one operation kind, except plain ACKs
     int kinds = !!(m & RXE_SEND_MASK) + !!(m & RXE_WRITE_MASK) +
-                !!(m & RXE_READ_MASK) + !!(m & RXE_ATOMIC_MASK);
+                !!(m & RXE_READ_MASK) + !!(m & RXE_ATOMIC_MASK) +
+                !!(m & RXE_ATOMIC_WRITE_MASK);
     EXPECT_EQ(kinds, op == 0x11 ? 0 : 1) << n;
     // position: MIDDLE alone, or START and/or END
     if (m & RXE_MIDDLE_MASK) {
@@ -100,17 +102,22 @@ TEST(RxeOpcodeTable, FlagInvariants) {
       EXPECT_TRUE(m & (RXE_START_MASK | RXE_END_MASK)) << n;
     }
     EXPECT_EQ(!!(m & RXE_COMP_MASK), !!(m & RXE_END_MASK)) << n;
-    // payload: sends, writes and read responses only
+    // payload: sends, writes, atomic writes and read responses only
     EXPECT_EQ(!!(m & RXE_PAYLOAD_MASK),
-              !!(m & (RXE_SEND_MASK | RXE_WRITE_MASK)) ||
+              !!(m & (RXE_SEND_MASK | RXE_WRITE_MASK | RXE_ATOMIC_WRITE_MASK)) ||
                   ((m & RXE_READ_MASK) && (m & RXE_RESP_MASK)))
         << n;
     // RETH starts writes and carries reads
     if (m & RXE_WRITE_MASK) {
       EXPECT_EQ(!!(m & RXE_RETH_MASK), !!(m & RXE_START_MASK)) << n;
     }
-    if ((m & RXE_READ_MASK) && (m & RXE_REQ_MASK)) {
+    if (((m & RXE_READ_MASK) && (m & RXE_REQ_MASK)) || (m & RXE_ATOMIC_WRITE_MASK)) {
       EXPECT_TRUE(m & RXE_RETH_MASK) << n;
+    }
+    // an atomic write is one packet of RC
+    if (m & RXE_ATOMIC_WRITE_MASK) {
+      EXPECT_EQ(m & (RXE_START_MASK | RXE_END_MASK), RXE_START_MASK | RXE_END_MASK) << n;
+      EXPECT_EQ(op & RXE_TR_MASK, RXE_TR_RC) << n;
     }
     // AETH on every response but read response middles
     if (m & RXE_RESP_MASK) {
@@ -157,7 +164,13 @@ TEST(RxeOpcodeTable, KnownEntries) {
   oi = rxe_opcode_info(RXE_OPCODE(RXE_TR_RC, RXE_OP_CMP_SWAP));
   ASSERT_NE(oi, nullptr);
   EXPECT_EQ(oi->hdr_len, RXE_MAX_HDR_LEN);
+  oi = rxe_opcode_info(RXE_OPCODE(RXE_TR_RC, RXE_OP_ATOMIC_WRITE));
+  ASSERT_NE(oi, nullptr);
+  EXPECT_EQ(oi->hdr_len, RXE_BTH_LEN + RXE_RETH_LEN);
+  EXPECT_EQ(oi->offset[RXE_HDR_RETH], RXE_BTH_LEN);
   EXPECT_EQ(rxe_opcode_info(0x15), nullptr);
+  EXPECT_EQ(rxe_opcode_info(0x1c), nullptr);  // FLUSH: not ours yet
+  EXPECT_EQ(rxe_opcode_info(0x3d), nullptr);  // no UC atomic write
   EXPECT_EQ(rxe_opcode_info(0x2c), nullptr);
   EXPECT_EQ(rxe_opcode_info(0x60), nullptr);
   EXPECT_EQ(rxe_opcode_info(0x66), nullptr);

@@ -153,7 +153,8 @@ TEST(RxeAttrs, DeviceCapFlags) {
                        (1ULL << 13) |  // SRQ_RESIZE
                        (1ULL << 21) |  // MEM_MGT_EXTENSIONS
                        (1ULL << 17) |  // MEM_WINDOW
-                       (1ULL << 24);   // MEM_WINDOW_TYPE_2B
+                       (1ULL << 24) |  // MEM_WINDOW_TYPE_2B
+                       (1ULL << 40);   // ATOMIC_WRITE (IBTA 1.5)
   EXPECT_EQ(RXE_DEVICE_CAP_FLAGS, expected);
 }
 

@@ -41,6 +41,14 @@ static bool rxe_swqe_rd(const struct rxe_swqe *sw)
 	return sw->kind == RXE_SWQE_READ || sw->kind == RXE_SWQE_ATOMIC;
 }
 
+/* an RDMA ATOMIC WRITE: answered by an empty read response */
+static bool rxe_swqe_value8(const struct rxe_swqe *sw)
+{
+	const struct rxe_wr_op *op = rxe_wr_op(sw->wqe->wr.opcode);
+
+	return op && (op->flags & RXE_WR_VALUE8);
+}
+
 /* the acknowledged PSNs advanced: the retry count starts again */
 static void rxe_comp_progress(struct rxe_qp *qp, u32 una)
 {
@@ -224,6 +232,15 @@ static void rxe_comp_read_resp(struct rxe_qp *qp, struct rxe_pkt *pkt)
 
 	if (!sw)
 		return;	/* stale */
+	if (sw->kind == RXE_SWQE_ATOMIC && psn == sw->first_psn &&
+	    rxe_swqe_value8(sw)) {
+		if ((pkt->info.opcode & ~RXE_TR_MASK) != RXE_OP_READ_RESP_ONLY ||
+		    pkt->info.paylen)
+			return;
+		rxe_swqe_finish(qp, sw, RXE_SWQE_DONE, IB_WC_SUCCESS);
+		rxe_comp_progress(qp, rxe_psn_add(psn, 1));
+		return;
+	}
 	if (sw->kind != RXE_SWQE_READ || psn != sw->rd_psn) {
 		/* older: stale; later: a response is missing */
 		rxe_comp_gap(qp, sw, psn);
@@ -271,7 +288,8 @@ static void rxe_comp_atomic_ack(struct rxe_qp *qp, struct rxe_pkt *pkt)
 
 	if (!sw)
 		return;
-	if (sw->kind != RXE_SWQE_ATOMIC || sw->first_psn != psn) {
+	if (sw->kind != RXE_SWQE_ATOMIC || sw->first_psn != psn ||
+	    rxe_swqe_value8(sw)) {
 		rxe_comp_gap(qp, sw, psn);
 		return;
 	}

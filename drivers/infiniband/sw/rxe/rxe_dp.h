@@ -173,5 +173,11 @@ struct rxe_mr *rxe_rkey_iova_get(struct rxe_qp *qp, u32 rkey, u64 *iova,
  */
 int rxe_mr_atomic(struct rxe_mr *mr, u64 iova, u8 op, u64 compare_add,
 		  u64 swap, u64 *orig);
+/*
+ * RDMA ATOMIC WRITE: the 8 bytes at @value (as they came on the wire) to
+ * @iova of @mr in one 64-bit store, after all earlier stores.  0,
+ * -EINVAL (misaligned) or -EFAULT (not valid, out of range, read-only).
+ */
+int rxe_mr_atomic_write(struct rxe_mr *mr, u64 iova, const u8 *value);
 
 #endif /* _RXE_DP_H */

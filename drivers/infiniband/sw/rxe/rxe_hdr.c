@@ -84,7 +84,10 @@
 		WR | ONLY | RXE_RWR_MASK | RXE_RETH_MASK |		\
 		RXE_IMMDT_MASK | (A))
 
-/* RC: operations 0x00 .. 0x17 (0x15, RDMA_WRITE with atomic, is not ours) */
+/*
+ * RC: operations 0x00 .. 0x1d; not ours: 0x15 (RDMA WRITE with atomic),
+ * 0x18 .. 0x1b (reserved), 0x1c (FLUSH)
+ */
 static const struct rxe_opcode_info rxe_rc_ops[] = {
 	RXE_SEND_WRITE_TABLE("RC", ARQ),
 	RXE_OPC("RC_RDMA_READ_REQUEST",
@@ -110,6 +113,10 @@ static const struct rxe_opcode_info rxe_rc_ops[] = {
 		SND | LAST | RXE_IETH_MASK | ARQ),
 	RXE_OPC("RC_SEND_ONLY_WITH_INVALIDATE",
 		SND | ONLY | RXE_RWR_MASK | RXE_IETH_MASK | ARQ),
+	RXE_NO_OPC, RXE_NO_OPC, RXE_NO_OPC, RXE_NO_OPC, RXE_NO_OPC,
+	/* executed and answered like an atomic: one packet, a resource */
+	RXE_OPC("RC_RDMA_ATOMIC_WRITE",
+		RQ | PL | RXE_ATOMIC_WRITE_MASK | ONLY | RXE_RETH_MASK | ARQ),
 };
 
 /* UC: sends 0x00 .. 0x05, writes 0x06 .. 0x0b */

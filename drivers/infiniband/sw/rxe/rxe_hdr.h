@@ -72,6 +72,8 @@ enum rxe_op {
 	RXE_OP_FETCH_ADD = 0x14,
 	RXE_OP_SEND_LAST_INV = 0x16,
 	RXE_OP_SEND_ONLY_INV = 0x17,
+	RXE_OP_FLUSH = 0x1c,		/* RC only (IBTA 1.5, annex A19) */
+	RXE_OP_ATOMIC_WRITE = 0x1d,	/* RC only (IBTA 1.5, annex A19) */
 };
 
 /* e.g. RXE_OPCODE(RXE_TR_UC, RXE_OP_SEND_ONLY) */
@@ -115,6 +117,8 @@ enum rxe_hdr_mask {
 	RXE_MIDDLE_MASK = 1U << 18,
 	RXE_END_MASK = 1U << 19,	/* = COMP for requests */
 	RXE_ACK_REQ_MASK = 1U << 20,	/* the responder must answer it */
+	/* RDMA ATOMIC WRITE: RETH and exactly 8 payload bytes */
+	RXE_ATOMIC_WRITE_MASK = 1U << 21,
 };
 
 struct rxe_opcode_info {

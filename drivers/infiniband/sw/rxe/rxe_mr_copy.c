@@ -270,39 +270,67 @@ struct rxe_mr *rxe_rkey_get(struct rxe_qp *qp, u32 rkey, u64 iova, u64 len,
 	return mr;
 }
 
+/*
+ * The aligned 8 bytes at @iova of @mr, which must be valid and writable
+ * there: 0 with *@word, -EINVAL (misaligned) or -EFAULT.
+ */
+static int rxe_mr_word(struct rxe_mr *mr, u64 iova, u64 **word)
+{
+	u32 chunk;
+	u8 *p;
+
+	lockdep_assert_held(&mr->lock);
+	if (iova & 7)
+		return -EINVAL;
+	if (mr->state != RXE_MR_VALID || !rxe_mr_range_ok(mr, iova, 8))
+		return -EFAULT;
+	if (mr->umem && !mr->umem->writable)
+		return -EFAULT;
+	p = rxe_mr_kaddr(mr, iova, 8, &chunk);
+	if (!p || chunk != 8)
+		return -EFAULT;
+	if ((uintptr_t)p & 7)
+		return -EINVAL;
+	*word = (u64 *)p;
+	return 0;
+}
+
 int rxe_mr_atomic(struct rxe_mr *mr, u64 iova, u8 op, u64 compare_add,
 		  u64 swap, u64 *orig)
 {
 	atomic64_t *v;
-	u32 chunk;
-	u8 *p;
-	int ret = -EFAULT;
+	u64 *word;
+	int ret;
 
-	if (iova & 7)
-		return -EINVAL;
 	spin_lock_bh(&mr->lock);
-	if (mr->state != RXE_MR_VALID || !rxe_mr_range_ok(mr, iova, 8))
+	ret = rxe_mr_word(mr, iova, &word);
+	if (ret)
 		goto out;
-	if (mr->umem && !mr->umem->writable)
-		goto out;
-	p = rxe_mr_kaddr(mr, iova, 8, &chunk);
-	if (!p || chunk != 8)
-		goto out;
-	if ((uintptr_t)p & 7) {
-		ret = -EINVAL;
-		goto out;
-	}
 	/*
 	 * A real atomic on the memory: atomic against every other QP and
 	 * device doing the same, and against CPU atomics of the owner.
 	 */
-	v = (atomic64_t *)p;
+	v = (atomic64_t *)word;
 	if (op == RXE_OP_CMP_SWAP)
 		*orig = (u64)atomic64_cmpxchg(v, (s64)compare_add, (s64)swap);
 	else
 		*orig = (u64)atomic64_fetch_add((s64)compare_add, v);
-	ret = 0;
 out:
+	spin_unlock_bh(&mr->lock);
+	return ret;
+}
+
+int rxe_mr_atomic_write(struct rxe_mr *mr, u64 iova, const u8 *value)
+{
+	u64 *word, v;
+	int ret;
+
+	memcpy(&v, value, sizeof(v));
+	spin_lock_bh(&mr->lock);
+	ret = rxe_mr_word(mr, iova, &word);
+	/* seen whole or not at all, and only after every earlier write */
+	if (!ret)
+		smp_store_release(word, v);
 	spin_unlock_bh(&mr->lock);
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include <linux/types.h>
 #include <uapi/rdma/ib_user_verbs.h>
 #include <rdma/ib_port_types.h>
+#include <rdma/ib_placement.h>
 
 /* ---- identity ---------------------------------------------------------- */
 #define RXE_VENDOR_ID			0xFFFFFF
@@ -88,7 +89,8 @@
 	 (u64)IB_UVERBS_DEVICE_SRQ_RESIZE |			\
 	 (u64)IB_UVERBS_DEVICE_MEM_MGT_EXTENSIONS |		\
 	 (u64)IB_UVERBS_DEVICE_MEM_WINDOW |			\
-	 (u64)IB_UVERBS_DEVICE_MEM_WINDOW_TYPE_2B)
+	 (u64)IB_UVERBS_DEVICE_MEM_WINDOW_TYPE_2B |		\
+	 RDMA_UVERBS_DEVICE_ATOMIC_WRITE)
 
 /* ---- the one port -------------------------------------------------------- */
 #define RXE_PORT			1

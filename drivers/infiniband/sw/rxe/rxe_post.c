@@ -15,68 +15,24 @@
 #include "rxe_obj.h"
 #include "rxe_dp.h"
 
-#define RXE_QPT_BIT(t)	(1U << (t))
-#define RXE_RC_UC	(RXE_QPT_BIT(IB_QPT_RC) | RXE_QPT_BIT(IB_QPT_UC))
-#define RXE_ALL_SEND	(RXE_RC_UC | RXE_QPT_BIT(IB_QPT_UD) | \
-			 RXE_QPT_BIT(IB_QPT_GSI))
-
-enum {
-	RXE_WR_INLINE = 1 << 0,		/* may carry inline data */
-	RXE_WR_LOCAL = 1 << 1,		/* completes without the wire */
-	RXE_WR_KERNEL = 1 << 2,		/* kernel QPs only */
-};
-
-struct rxe_wr_info {
-	u32 qp_types;			/* RXE_QPT_BIT()s allowed */
-	u8 flags;
-	u8 wc_opcode;			/* enum ib_wc_opcode */
-};
-
-/* Send opcodes by QP type (upstream 6.1 accepts the same). */
-static const struct rxe_wr_info rxe_wr_table[] = {
-	[IB_WR_RDMA_WRITE] = { RXE_RC_UC, RXE_WR_INLINE, IB_WC_RDMA_WRITE },
-	[IB_WR_RDMA_WRITE_WITH_IMM] = { RXE_RC_UC, RXE_WR_INLINE,
-					IB_WC_RDMA_WRITE },
-	[IB_WR_SEND] = { RXE_ALL_SEND, RXE_WR_INLINE, IB_WC_SEND },
-	[IB_WR_SEND_WITH_IMM] = { RXE_ALL_SEND, RXE_WR_INLINE, IB_WC_SEND },
-	[IB_WR_RDMA_READ] = { RXE_QPT_BIT(IB_QPT_RC), 0, IB_WC_RDMA_READ },
-	[IB_WR_ATOMIC_CMP_AND_SWP] = { RXE_QPT_BIT(IB_QPT_RC), 0,
-				       IB_WC_COMP_SWAP },
-	[IB_WR_ATOMIC_FETCH_AND_ADD] = { RXE_QPT_BIT(IB_QPT_RC), 0,
-					 IB_WC_FETCH_ADD },
-	[IB_WR_BIND_MW] = { RXE_RC_UC, RXE_WR_LOCAL, IB_WC_BIND_MW },
-	[IB_WR_SEND_WITH_INV] = { RXE_RC_UC | RXE_QPT_BIT(IB_QPT_UD),
-				  RXE_WR_INLINE, IB_WC_SEND },
-	[IB_WR_RDMA_READ_WITH_INV] = { RXE_QPT_BIT(IB_QPT_RC), 0,
-				       IB_WC_RDMA_READ },
-	[IB_WR_LOCAL_INV] = { RXE_QPT_BIT(IB_QPT_RC), RXE_WR_LOCAL,
-			      IB_WC_LOCAL_INV },
-	[IB_WR_REG_MR] = { RXE_QPT_BIT(IB_QPT_RC),
-			   RXE_WR_LOCAL | RXE_WR_KERNEL, IB_WC_REG_MR },
-};
-
-static const struct rxe_wr_info *rxe_wr_lookup(u32 opcode)
-{
-	if (opcode >= ARRAY_SIZE(rxe_wr_table) ||
-	    !rxe_wr_table[opcode].qp_types)
-		return NULL;
-	return &rxe_wr_table[opcode];
-}
+/* the kernel-only opcodes the pure table (rxe_wr_ops.h) numbers itself */
+static_assert(RXE_WR_REG_MR == IB_WR_REG_MR);
+static_assert(RXE_WC_REG_MR == IB_WC_REG_MR);
 
 /* Is @opcode with @flags/@num_sge/@len acceptable on @qp? */
 bool rxe_send_wqe_ok(struct rxe_qp *qp, u32 opcode, u32 send_flags,
 		     u32 num_sge, u32 len)
 {
-	const struct rxe_wr_info *info = rxe_wr_lookup(opcode);
+	const struct rxe_wr_op *op = rxe_wr_op(opcode);
 
-	if (!info || !(info->qp_types & RXE_QPT_BIT(qp->ibqp.qp_type)))
+	if (!op || !(op->qp_types & RXE_QPT_BIT(qp->ibqp.qp_type)))
 		return false;
-	if ((info->flags & RXE_WR_KERNEL) && qp->is_user)
+	if ((op->flags & RXE_WR_KERNEL) && qp->is_user)
 		return false;
 	if (send_flags & IB_SEND_INLINE) {
-		if (!(info->flags & RXE_WR_INLINE) || len > qp->sq.max_inline)
+		if (!(op->flags & RXE_WR_INLINE) || len > qp->sq.max_inline)
 			return false;
-	} else if (!(info->flags & RXE_WR_LOCAL) && num_sge > qp->sq.max_sge) {
+	} else if (op->kind != RXE_SWQE_LOCAL && num_sge > qp->sq.max_sge) {
 		return false;
 	}
 	return true;
@@ -304,6 +260,18 @@ static int rxe_fill_send_wqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		wqe->wr.wr.atomic.rkey = atomic_wr(wr)->rkey;
 		wqe->iova = atomic_wr(wr)->remote_addr;
 		break;
+	case IB_WR_ATOMIC_WRITE:
+		/* the operand: 8 bytes at the kernel address of the one SGE */
+		if (wr->num_sge != 1 || wr->sg_list[0].length != sizeof(u64))
+			return -EINVAL;
+		wqe->wr.wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		wqe->wr.wr.rdma.rkey = rdma_wr(wr)->rkey;
+		wqe->iova = rdma_wr(wr)->remote_addr;
+		memcpy(wqe->dma.inline_data,
+		       (void *)(uintptr_t)wr->sg_list[0].addr, sizeof(u64));
+		wqe->dma.length = sizeof(u64);
+		wqe->dma.resid = sizeof(u64);
+		return 0;
 	case IB_WR_REG_MR:
 		wqe->wr.wr.reg.mr = reg_wr(wr)->mr;
 		wqe->wr.wr.reg.key = reg_wr(wr)->key;
@@ -393,9 +361,9 @@ int rxe_send_do_local(struct rxe_qp *qp, const struct rxe_send_wqe *wqe)
 
 enum ib_wc_opcode rxe_send_wc_opcode(u32 wr_opcode)
 {
-	const struct rxe_wr_info *info = rxe_wr_lookup(wr_opcode);
+	const struct rxe_wr_op *op = rxe_wr_op(wr_opcode);
 
-	return info ? (enum ib_wc_opcode)info->wc_opcode : IB_WC_SEND;
+	return op ? (enum ib_wc_opcode)op->wc_opcode : IB_WC_SEND;
 }
 
 /* the send side is the requester's (rxe_req.c) */

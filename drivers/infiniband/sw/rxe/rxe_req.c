@@ -40,40 +40,6 @@ u32 rxe_msg_pkts(u32 len, u32 mtu_bytes)
 	return len ? DIV_ROUND_UP(len, mtu_bytes) : 1;
 }
 
-/* operation by position: [first][last] */
-struct rxe_op_pos {
-	s8 op[2][2];
-};
-
-static const struct {
-	u32 wr_opcode;
-	struct rxe_op_pos pos;
-} rxe_req_ops[] = {
-	{ IB_WR_SEND, { { { RXE_OP_SEND_MIDDLE, RXE_OP_SEND_LAST },
-			  { RXE_OP_SEND_FIRST, RXE_OP_SEND_ONLY } } } },
-	{ IB_WR_SEND_WITH_IMM,
-	  { { { RXE_OP_SEND_MIDDLE, RXE_OP_SEND_LAST_IMM },
-	      { RXE_OP_SEND_FIRST, RXE_OP_SEND_ONLY_IMM } } } },
-	{ IB_WR_SEND_WITH_INV,
-	  { { { RXE_OP_SEND_MIDDLE, RXE_OP_SEND_LAST_INV },
-	      { RXE_OP_SEND_FIRST, RXE_OP_SEND_ONLY_INV } } } },
-	{ IB_WR_RDMA_WRITE, { { { RXE_OP_WRITE_MIDDLE, RXE_OP_WRITE_LAST },
-				{ RXE_OP_WRITE_FIRST, RXE_OP_WRITE_ONLY } } } },
-	{ IB_WR_RDMA_WRITE_WITH_IMM,
-	  { { { RXE_OP_WRITE_MIDDLE, RXE_OP_WRITE_LAST_IMM },
-	      { RXE_OP_WRITE_FIRST, RXE_OP_WRITE_ONLY_IMM } } } },
-};
-
-int rxe_req_op(u32 wr_opcode, bool first, bool last)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(rxe_req_ops); i++)
-		if (rxe_req_ops[i].wr_opcode == wr_opcode)
-			return rxe_req_ops[i].pos.op[first][last];
-	return -1;
-}
-
 /* IBTA vol. 1, table 45: RNR NAK timer field -> microseconds */
 static const u32 rxe_rnr_us[32] = {
 	655360, 10, 20, 30, 40, 60, 80, 120,
@@ -397,37 +363,21 @@ static bool rxe_req_room(struct rxe_qp *qp)
 	return true;
 }
 
-static u8 rxe_swqe_kind(u32 wr_opcode)
-{
-	switch (wr_opcode) {
-	case IB_WR_SEND:
-	case IB_WR_SEND_WITH_IMM:
-	case IB_WR_SEND_WITH_INV:
-		return RXE_SWQE_SEND;
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-		return RXE_SWQE_WRITE;
-	case IB_WR_RDMA_READ:
-	case IB_WR_RDMA_READ_WITH_INV:
-		return RXE_SWQE_READ;
-	case IB_WR_ATOMIC_CMP_AND_SWP:
-	case IB_WR_ATOMIC_FETCH_AND_ADD:
-		return RXE_SWQE_ATOMIC;
-	default:
-		return RXE_SWQE_LOCAL;
-	}
-}
-
 /* check the private copy; 0 or a WC status */
 static int rxe_req_check(struct rxe_qp *qp, struct rxe_swqe *sw, u32 mtu)
 {
 	struct rxe_send_wqe *wqe = sw->wqe;
+	const struct rxe_wr_op *op = rxe_wr_op(wqe->wr.opcode);
 	struct rxe_dma_info *dma = &wqe->dma;
 	u32 flags = wqe->wr.send_flags;
 	u64 len = 0;
 	u32 i;
 
-	if (flags & IB_SEND_INLINE) {
+	if (op && (op->flags & RXE_WR_VALUE8)) {
+		/* the operand is in the WQE (dma.atomic_wr): no SGE */
+		len = sizeof(u64);
+		dma->num_sge = 0;
+	} else if (flags & IB_SEND_INLINE) {
 		len = dma->length;
 		dma->num_sge = 0;
 	} else if (sw->kind != RXE_SWQE_LOCAL) {
@@ -445,6 +395,7 @@ static int rxe_req_check(struct rxe_qp *qp, struct rxe_swqe *sw, u32 mtu)
 	dma->resid = (u32)len;
 	dma->cur_sge = 0;
 	dma->sge_offset = 0;
+	/* compare-and-swap and fetch-and-add return 8 bytes into the SGEs */
 	if (sw->kind == RXE_SWQE_ATOMIC && len < sizeof(u64))
 		return IB_WC_LOC_LEN_ERR;
 	if ((qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI) &&
@@ -464,6 +415,7 @@ static bool rxe_req_take(struct rxe_qp *qp, u32 mtu)
 	struct rxe_send_wqe *wqe;
 	struct rxe_swqe *sw;
 	u32 max_rd, npkts;
+	const struct rxe_wr_op *op;
 	int status;
 	u8 kind;
 
@@ -482,7 +434,8 @@ static bool rxe_req_take(struct rxe_qp *qp, u32 mtu)
 		memcpy(wqe, rxe_queue_slot(q, req->next), 1U << req->log2_elem);
 		req->next_copied = true;
 	}
-	kind = rxe_swqe_kind(wqe->wr.opcode);
+	op = rxe_wr_op(wqe->wr.opcode);
+	kind = op ? op->kind : RXE_SWQE_LOCAL;
 	max_rd = qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1;
 	if ((kind == RXE_SWQE_READ || kind == RXE_SWQE_ATOMIC) &&
 	    req->rd_atomic >= max_rd)
@@ -603,6 +556,8 @@ static int rxe_req_send_one(struct rxe_qp *qp, struct rxe_swqe *sw, u32 psn,
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
 	struct rxe_send_wqe *wqe = sw->wqe;
+	const struct rxe_wr_op *wop = rxe_wr_op(wqe->wr.opcode);
+	bool value8 = wop && (wop->flags & RXE_WR_VALUE8);
 	const struct rxe_av *av = &qp->pri_av;
 	struct rxe_ah *ah = NULL;
 	u32 idx = (u32)rxe_psn_diff(psn, sw->first_psn);
@@ -614,22 +569,21 @@ static int rxe_req_send_one(struct rxe_qp *qp, struct rxe_swqe *sw, u32 psn,
 
 	switch (sw->kind) {
 	case RXE_SWQE_READ:
-		op = RXE_OP_READ_REQ;
-		last = true;
-		break;
 	case RXE_SWQE_ATOMIC:
-		op = wqe->wr.opcode == IB_WR_ATOMIC_CMP_AND_SWP ?
-			RXE_OP_CMP_SWAP : RXE_OP_FETCH_ADD;
+		/* one request packet; an atomic write carries its operand */
+		op = rxe_wr_pkt_op(wqe->wr.opcode, true, true);
 		last = true;
+		if (value8)
+			paylen = sizeof(u64);
 		break;
 	default:
 		paylen = min(mtu, len - off);
 		last = off + paylen >= len;
-		op = rxe_req_op(wqe->wr.opcode, first, last);
-		if (op < 0)
-			return IB_WC_LOC_QP_OP_ERR;
+		op = rxe_wr_pkt_op(wqe->wr.opcode, first, last);
 		break;
 	}
+	if (op == RXE_NO_PKT)
+		return IB_WC_LOC_QP_OP_ERR;
 	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI) {
 		ah = rxe_ah_lookup(rxe, wqe->wr.wr.ud.ah_num);
 		if (ah && ah->ibah.pd != qp->ibqp.pd) {
@@ -647,6 +601,11 @@ static int rxe_req_send_one(struct rxe_qp *qp, struct rxe_swqe *sw, u32 psn,
 	} else {
 		dqpn = qp->attr.dest_qp_num;
 	}
+	/* what the transport has no packet for (UC: SEND with invalidate) */
+	if (!rxe_opcode_info(RXE_OPCODE(rxe_req_transport(qp), op))) {
+		ret = IB_WC_LOC_QP_OP_ERR;
+		goto out;
+	}
 	ret = 0;
 	if (!rxe->ndev)
 		goto out;	/* no wire (a made-up device): lost */
@@ -662,7 +621,11 @@ static int rxe_req_send_one(struct rxe_qp *qp, struct rxe_swqe *sw, u32 psn,
 		    last && (wqe->wr.send_flags & IB_SEND_SOLICITED),
 		    pkt->info.pad, RXE_DEFAULT_PKEY, dqpn, ackreq, psn);
 	rxe_req_ext(qp, pkt, sw, off);
-	ret = rxe_req_payload(qp, wqe, off, rxe_pkt_payload(pkt), paylen);
+	if (value8)
+		memcpy(rxe_pkt_payload(pkt), wqe->dma.inline_data, sizeof(u64));
+	else
+		ret = rxe_req_payload(qp, wqe, off, rxe_pkt_payload(pkt),
+				      paylen);
 	if (ret) {
 		kfree_skb(skb);
 		goto out;

@@ -27,6 +27,7 @@
 #include <linux/workqueue.h>
 
 #include "rxe_runner.h"
+#include "rxe_wr_ops.h"
 
 struct rxe_qp;
 struct rxe_send_wqe;
@@ -37,14 +38,6 @@ enum rxe_swqe_state {
 	RXE_SWQE_SENT,		/* all sent; RC waits for the response */
 	RXE_SWQE_DONE,		/* complete when it reaches the head */
 	RXE_SWQE_ERROR,		/* complete with @status, then QP to ERR */
-};
-
-enum rxe_swqe_kind {
-	RXE_SWQE_LOCAL,		/* REG_MR, LOCAL_INV, BIND_MW: no PSN */
-	RXE_SWQE_SEND,
-	RXE_SWQE_WRITE,
-	RXE_SWQE_READ,
-	RXE_SWQE_ATOMIC,
 };
 
 /* the requester's record of one taken WQE */
@@ -142,9 +135,6 @@ int rxe_req_grow(struct rxe_qp *qp, gfp_t gfp);
 u32 rxe_mtu_bytes(u32 mtu);
 /* request packets of a @len byte message at @mtu_bytes (0 bytes: 1) */
 u32 rxe_msg_pkts(u32 len, u32 mtu_bytes);
-/* the operation (enum rxe_op) of packet @first/@last of a WR opcode
- * (enum ib_wr_opcode) send/write; -1 if none */
-int rxe_req_op(u32 wr_opcode, bool first, bool last);
 /* IBTA RNR timer (AETH timer field 0..31) in microseconds */
 u32 rxe_rnr_timer_us(u8 code);
 /* the local ACK timeout 4.096 us * 2^@timeout in microseconds (0: none) */

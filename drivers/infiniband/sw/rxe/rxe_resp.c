@@ -8,11 +8,12 @@
  * before, a gap gets one sequence NAK; UC: a gap drops the message), the
  * opcode sequence and the QP's remote rights are checked; then the
  * request is executed (SEND into a private copy of a receive WQE, RDMA
- * WRITE, READ responses, atomics) and answered (ACK when asked for, read
- * responses, atomic ACK).  Reads and atomics are remembered in a ring of
+ * WRITE, READ responses, atomics, ATOMIC WRITE) and answered (ACK when
+ * asked for, read responses, atomic ACK, an empty read response for an
+ * ATOMIC WRITE).  Reads and atomics are remembered in a ring of
  * max_dest_rd_atomic responder resources: a duplicate READ is served
  * again from memory, a duplicate atomic gets the saved original value
- * and is never executed twice.  Errors follow IBA 9.9.3: RC NAKs (and
+ * and is never executed twice, nor is a duplicate ATOMIC WRITE.  Errors follow IBA 9.9.3: RC NAKs (and
  * for invalid requests, access and operational errors moves the QP to
  * ERR), UC drops the message, UD drops the packet.  Every key, PD, range
  * and right is checked before memory is touched (rxe_mr_copy.c).
@@ -473,6 +474,41 @@ static int rxe_resp_atomic(struct rxe_resp_ctx *c)
 	return RXE_RESP_DONE;
 }
 
+/*
+ * RDMA ATOMIC WRITE (IBTA 1.5, annex A19): the 8 payload bytes to an
+ * aligned address in one store, remembered as a resource so that a
+ * duplicate is answered again without a second store; the answer is an
+ * empty RDMA READ response.
+ */
+static int rxe_resp_atomic_write(struct rxe_resp_ctx *c)
+{
+	struct rxe_resp *resp = c->resp;
+	u8 *reth = rxe_pkt_ext(c->pkt, RXE_HDR_RETH);
+	u32 psn = c->pkt->info.psn;
+	u64 va = rxe_reth_va(reth);
+	struct rxe_resp_res *res;
+	struct rxe_mr *mr;
+	int ret;
+
+	if (va & 7)
+		return RXE_RESP_INV_REQ;
+	mr = rxe_rkey_iova_get(c->qp, rxe_reth_rkey(reth), &va, sizeof(u64),
+			       IB_ACCESS_REMOTE_WRITE);
+	if (!mr)
+		return RXE_RESP_ACCESS;
+	ret = rxe_mr_atomic_write(mr, va, rxe_pkt_payload(c->pkt));
+	rxe_elem_put(&mr->elem);
+	if (ret)
+		return ret == -EINVAL ? RXE_RESP_INV_REQ : RXE_RESP_ACCESS;
+	res = rxe_resp_new_res(resp);
+	res->op = RXE_OP_ATOMIC_WRITE;
+	res->first_psn = psn;
+	res->last_psn = psn;
+	resp->msn++;
+	resp->psn = rxe_psn_add(psn, 1);
+	return rxe_resp_read_send(c, 0, 0, 0, psn);
+}
+
 /* ---- duplicates (RC) ---- */
 
 static struct rxe_resp_res *rxe_resp_find_res(struct rxe_resp *resp, u8 op,
@@ -521,6 +557,8 @@ static void rxe_resp_duplicate(struct rxe_resp_ctx *c)
 		    len > res->length || va - res->va > res->length - len)
 			return;
 		rxe_resp_read_send(c, res->rkey, va, len, psn);
+	} else if (psn == res->first_psn && (mask & RXE_ATOMIC_WRITE_MASK)) {
+		rxe_resp_read_send(c, 0, 0, 0, psn);
 	} else if (psn == res->first_psn) {
 		rxe_resp_ack(c, RXE_AETH_ACK | RXE_AETH_NO_CREDITS, psn, true,
 			     res->orig);
@@ -625,14 +663,20 @@ static int rxe_resp_check_op(struct rxe_resp_ctx *c)
 
 	if (mask & RXE_READ_MASK)
 		need = IB_ACCESS_REMOTE_READ;
-	else if (mask & RXE_WRITE_MASK)
+	else if (mask & (RXE_WRITE_MASK | RXE_ATOMIC_WRITE_MASK))
 		need = IB_ACCESS_REMOTE_WRITE;
 	else if (mask & RXE_ATOMIC_MASK)
 		need = IB_ACCESS_REMOTE_ATOMIC;
 	if (need && !(c->access & need))
 		goto invalid;
-	if ((mask & (RXE_READ_MASK | RXE_ATOMIC_MASK)) &&
+	if ((mask & (RXE_READ_MASK | RXE_ATOMIC_MASK |
+		     RXE_ATOMIC_WRITE_MASK)) &&
 	    (!c->max_dest_rd_atomic || !c->resp->num_res))
+		goto invalid;
+	/* an atomic write is 8 bytes, said and carried (oA19-28) */
+	if ((mask & RXE_ATOMIC_WRITE_MASK) &&
+	    (rxe_reth_len(rxe_pkt_ext(pkt, RXE_HDR_RETH)) != sizeof(u64) ||
+	     paylen != sizeof(u64)))
 		goto invalid;
 	/*
 	 * No message beyond max_msg_sz: a READ of 4 GiB would be answered
@@ -671,6 +715,8 @@ static int rxe_resp_execute(struct rxe_resp_ctx *c)
 		return rxe_resp_read(c);
 	if (mask & RXE_ATOMIC_MASK)
 		return rxe_resp_atomic(c);
+	if (mask & RXE_ATOMIC_WRITE_MASK)
+		return rxe_resp_atomic_write(c);
 	if ((mask & RXE_RWR_MASK) && !resp->wqe_taken) {
 		ret = rxe_resp_take_wqe(c);
 		if (ret == -EAGAIN)

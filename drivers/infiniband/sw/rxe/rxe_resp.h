@@ -29,7 +29,7 @@ enum rxe_resp_msg {
  * its duplicates (IBA 9.7.5.1.3 / C9-116).  op 0: unused.
  */
 struct rxe_resp_res {
-	u8 op;			/* RXE_OP_READ_REQ, _CMP_SWAP or _FETCH_ADD */
+	u8 op;			/* RXE_OP_READ_REQ, _CMP_SWAP, ... */
 	u32 first_psn;
 	u32 last_psn;		/* of the last response packet */
 	u32 rkey;

@@ -166,6 +166,7 @@ struct PairOpts {
 	ibv_comp_channel *ch_b = nullptr;	// b's CQ reports events here
 	qp_opts a, b;			// dest_qpn is filled in
 	bool connect = true;		// else both stay in RESET
+	uint64_t send_ops = 0;		// IBV_QP_EX_WITH_*: ibv_qp_ex QPs
 };
 
 inline ibv_qp *make_dp_qp(ibv_pd *pd, ibv_cq *cq, const PairOpts &o, ibv_srq *srq)
@@ -180,7 +181,14 @@ inline ibv_qp *make_dp_qp(ibv_pd *pd, ibv_cq *cq, const PairOpts &o, ibv_srq *sr
 	ia.cap.max_send_sge = o.sge;
 	ia.cap.max_recv_sge = srq ? 0 : o.sge;
 	ia.cap.max_inline_data = o.inline_data;
-	return ibv_create_qp(pd, &ia);
+	if (!o.send_ops)
+		return ibv_create_qp(pd, &ia);
+	ibv_qp_init_attr_ex ix{};
+	memcpy(&ix, &ia, sizeof(ia));	/* the same leading fields */
+	ix.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	ix.pd = pd;
+	ix.send_ops_flags = o.send_ops;
+	return ibv_create_qp_ex(pd->context, &ix);
 }
 
 // Creates @p's CQs and QPs and (o.connect) brings both to RTS, each the

@@ -371,6 +371,100 @@ TEST_F(Atomic, FetchAdd)
 	    0x0102030405060708ull + 0x10000000000000f9ull);
 }
 
+// ---- RDMA ATOMIC WRITE (IBTA 1.5): ibv_wr_atomic_write on an ibv_qp_ex
+
+class AtomicWrite : public Dp {
+protected:
+	void SetUp() override
+	{
+		ASSERT_NO_FATAL_FAILURE(Dp::SetUp());
+		PairOpts o;
+		o.send_ops = IBV_QP_EX_WITH_ATOMIC_WRITE | IBV_QP_EX_WITH_RDMA_WRITE;
+		ASSERT_NO_FATAL_FAILURE(connect(o));
+		qx = ibv_qp_to_qp_ex(p.a);
+		ASSERT_NE(qx, nullptr);
+	}
+	// ATOMIC WRITE of @v to @raddr/@rkey; the completion's status
+	void post(uint64_t wr_id, uint32_t rkey, uint64_t raddr, const uint8_t v[8])
+	{
+		ibv_wr_start(qx);
+		qx->wr_id = wr_id;
+		qx->wr_flags = IBV_SEND_SIGNALED;
+		ibv_wr_atomic_write(qx, rkey, raddr, v);
+		ASSERT_EQ(ibv_wr_complete(qx), 0);
+	}
+	ibv_qp_ex *qx = nullptr;
+};
+
+TEST_F(AtomicWrite, StoresTheEightBytesAsGiven)
+{
+	Buf &rem = buf(64);
+	const uint8_t v[8] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
+	ASSERT_NO_FATAL_FAILURE(post(41, rem.mr->rkey, rem.addr(16), v));
+	auto w = poll_n(p.cq_a, 1);
+	ASSERT_TRUE(wc_is(w, 0, IBV_WC_SUCCESS, IBV_WC_ATOMIC_WRITE, 41));
+	EXPECT_EQ(w[0].byte_len, 8u);
+	EXPECT_EQ(diff(rem.p + 16, v, 8), "");
+	EXPECT_EQ(untouched(rem.p, 16), "");
+	EXPECT_EQ(untouched(rem.p + 24, 40), "");
+	// no receive WQE, no completion on the responder
+	expect_quiet(p.cq_b, "atomic write at the responder");
+}
+
+TEST_F(AtomicWrite, OrderedAfterEarlierWrites)
+{
+	Buf &rem = buf(4096), &src = buf(4096);
+	fill(src.p, 4096, 9);
+	const uint8_t flag[8] = { 1, 0, 0, 0, 0, 0, 0, 0 };
+	ibv_wr_start(qx);
+	qx->wr_id = 50;
+	qx->wr_flags = 0;
+	ibv_wr_rdma_write(qx, rem.mr->rkey, rem.addr(0));
+	ibv_wr_set_sge(qx, src.mr->lkey, src.addr(0), 4088);
+	qx->wr_id = 51;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_atomic_write(qx, rem.mr->rkey, rem.addr(4088), flag);
+	ASSERT_EQ(ibv_wr_complete(qx), 0);
+	auto w = poll_n(p.cq_a, 1);
+	ASSERT_TRUE(wc_is(w, 0, IBV_WC_SUCCESS, IBV_WC_ATOMIC_WRITE, 51));
+	EXPECT_EQ(diff(rem.p, src.p, 4088), "");
+	EXPECT_EQ(diff(rem.p + 4088, flag, 8), "");
+}
+
+// refused by the responder: the error completion, and nothing stored
+struct AtomicWriteRefusal {
+	const char *name;
+	unsigned int access;	// of the target MR
+	size_t off;		// into it
+	ibv_wc_status status;
+};
+
+class AtomicWriteRefused : public AtomicWrite,
+			   public ::testing::WithParamInterface<AtomicWriteRefusal> {};
+
+TEST_P(AtomicWriteRefused, NothingStored)
+{
+	const AtomicWriteRefusal &c = GetParam();
+	Buf &rem = buf(64, c.access);
+	const uint8_t v[8] = { 9, 9, 9, 9, 9, 9, 9, 9 };
+	ASSERT_NO_FATAL_FAILURE(post(42, rem.mr->rkey, rem.addr(c.off), v));
+	auto w = poll_n(p.cq_a, 1);
+	ASSERT_TRUE(wc_is(w, 0, c.status, -1, 42));
+	EXPECT_EQ(untouched(rem.p, 64), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+	Cases, AtomicWriteRefused,
+	::testing::Values(AtomicWriteRefusal{ "misaligned", ALL_ACCESS, 4, IBV_WC_REM_INV_REQ_ERR },
+			  AtomicWriteRefusal{ "no_remote_write",
+					      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ, 8,
+					      IBV_WC_REM_ACCESS_ERR },
+			  AtomicWriteRefusal{ "beyond_the_mr", ALL_ACCESS, 4096,
+					      IBV_WC_REM_ACCESS_ERR }),
+	[](const ::testing::TestParamInfo<AtomicWriteRefusal> &i) {
+		return std::string(i.param.name);
+	});
+
 // ---- memory windows, invalidation
 
 TEST_F(Dp, MwType1BindWriteRead)

@@ -525,7 +525,7 @@ void fill_send_wqe(Proc &p, Rng &r, uint8_t *slot, size_t slot_size)
 	rxe_send_wqe w;
 	memset(&w, 0, sizeof(w));
 	w.wr.wr_id = r.next();
-	w.wr.opcode = r.pct(90) ? r.below(11) : (uint32_t)r.edgy(32);
+	w.wr.opcode = r.pct(90) ? r.below(16) : (uint32_t)r.edgy(32);	/* to ATOMIC WRITE */
 	w.wr.send_flags = r.pct(70) ? r.below(16) : (uint32_t)r.edgy(32);
 	w.wr.ex.imm_data = (uint32_t)r.next();
 	if (r.pct(50)) {

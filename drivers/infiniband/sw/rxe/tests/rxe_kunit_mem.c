@@ -342,6 +342,36 @@ static void rxe_kunit_atomic(struct kunit *test)
 	km_teardown(&e);
 }
 
+/* RDMA ATOMIC WRITE: the 8 bytes as given, aligned, inside the MR */
+static void rxe_kunit_atomic_write(struct kunit *test)
+{
+	static const u8 val[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct km_env e = {};
+	struct rxe_mr *mr;
+	u64 iova;
+	u8 *at;
+
+	km_setup(test, &e);
+	mr = km_fast_mr(test, &e, 0, IB_ACCESS_LOCAL_WRITE |
+			IB_ACCESS_REMOTE_WRITE);
+	iova = mr->ibmr.iova + PAGE_SIZE + 16;
+	at = e.buf + PAGE_SIZE + 16;
+	memset(at - 8, 0xee, 24);
+	KUNIT_EXPECT_EQ(test, rxe_mr_atomic_write(mr, iova, val), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(at, val, 8), 0);
+	/* its neighbours untouched */
+	KUNIT_EXPECT_EQ(test, at[-1], 0xee);
+	KUNIT_EXPECT_EQ(test, at[8], 0xee);
+	KUNIT_EXPECT_EQ(test, rxe_mr_atomic_write(mr, iova + 4, val), -EINVAL);
+	KUNIT_EXPECT_EQ(test, at[4], 5);
+	KUNIT_EXPECT_EQ(test, rxe_mr_atomic_write(mr, mr->ibmr.iova +
+						  2 * PAGE_SIZE, val), -EFAULT);
+	KUNIT_EXPECT_EQ(test, rxe_mr_atomic_write(mr, mr->ibmr.iova - 8, val),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, rxe_dereg_mr(&mr->ibmr, NULL), 0);
+	km_teardown(&e);
+}
+
 static struct rxe_mw *km_mw(struct kunit *test, struct km_env *e,
 			     struct rxe_pd *pd, enum ib_mw_type type)
 {
@@ -502,6 +532,7 @@ static struct kunit_case rxe_kunit_mem_cases[] = {
 	KUNIT_CASE(rxe_kunit_dma_copy),
 	KUNIT_CASE(rxe_kunit_rkey),
 	KUNIT_CASE(rxe_kunit_atomic),
+	KUNIT_CASE(rxe_kunit_atomic_write),
 	KUNIT_CASE(rxe_kunit_mw_isolation),
 	KUNIT_CASE(rxe_kunit_dereg_races_bind),
 	{}

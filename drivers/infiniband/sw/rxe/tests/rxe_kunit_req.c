@@ -31,34 +31,38 @@ static void rxe_kunit_req_segments(struct kunit *test)
 
 static void rxe_kunit_req_opcodes(struct kunit *test)
 {
-	/* rxe_req_op(wr opcode, first, last) */
-	KUNIT_EXPECT_EQ(test, rxe_req_op(IB_WR_SEND, true, true),
+	/* rxe_wr_pkt_op(wr opcode, first, last), as the kernel built it */
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_SEND, true, true),
 			RXE_OP_SEND_ONLY);
-	KUNIT_EXPECT_EQ(test, rxe_req_op(IB_WR_SEND, true, false),
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_SEND, true, false),
 			RXE_OP_SEND_FIRST);
-	KUNIT_EXPECT_EQ(test, rxe_req_op(IB_WR_SEND, false, false),
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_SEND, false, false),
 			RXE_OP_SEND_MIDDLE);
-	KUNIT_EXPECT_EQ(test, rxe_req_op(IB_WR_SEND, false, true),
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_SEND, false, true),
 			RXE_OP_SEND_LAST);
-	KUNIT_EXPECT_EQ(test, rxe_req_op(IB_WR_SEND_WITH_IMM, false, true),
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_SEND_WITH_IMM, false, true),
 			RXE_OP_SEND_LAST_IMM);
-	KUNIT_EXPECT_EQ(test, rxe_req_op(IB_WR_SEND_WITH_IMM, true, false),
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_SEND_WITH_IMM, true, false),
 			RXE_OP_SEND_FIRST);
-	KUNIT_EXPECT_EQ(test, rxe_req_op(IB_WR_SEND_WITH_INV, true, true),
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_SEND_WITH_INV, true, true),
 			RXE_OP_SEND_ONLY_INV);
-	KUNIT_EXPECT_EQ(test, rxe_req_op(IB_WR_RDMA_WRITE, true, false),
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_RDMA_WRITE, true, false),
 			RXE_OP_WRITE_FIRST);
-	KUNIT_EXPECT_EQ(test, rxe_req_op(IB_WR_RDMA_WRITE, false, true),
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_RDMA_WRITE, false, true),
 			RXE_OP_WRITE_LAST);
 	KUNIT_EXPECT_EQ(test,
-			rxe_req_op(IB_WR_RDMA_WRITE_WITH_IMM, true, true),
+			rxe_wr_pkt_op(IB_WR_RDMA_WRITE_WITH_IMM, true, true),
 			RXE_OP_WRITE_ONLY_IMM);
 	KUNIT_EXPECT_EQ(test,
-			rxe_req_op(IB_WR_RDMA_WRITE_WITH_IMM, false, false),
+			rxe_wr_pkt_op(IB_WR_RDMA_WRITE_WITH_IMM, false, false),
 			RXE_OP_WRITE_MIDDLE);
-	/* not segmented by this table */
-	KUNIT_EXPECT_EQ(test, rxe_req_op(IB_WR_RDMA_READ, true, true), -1);
-	KUNIT_EXPECT_EQ(test, rxe_req_op(IB_WR_LOCAL_INV, true, true), -1);
+	/* one request packet; none for local operations */
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_RDMA_READ, true, true),
+			RXE_OP_READ_REQ);
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_ATOMIC_WRITE, true, true),
+			RXE_OP_ATOMIC_WRITE);
+	KUNIT_EXPECT_EQ(test, rxe_wr_pkt_op(IB_WR_LOCAL_INV, true, true),
+			RXE_NO_PKT);
 }
 
 static void rxe_kunit_req_seek(struct kunit *test)
