@@ -34,6 +34,7 @@ enum Op {
 	OP_READ,
 	OP_FETCH_ADD,
 	OP_CMP_SWAP,
+	OP_ATOMIC_WRITE,	// IBTA 1.5; only when asked for (--ops)
 	OP_SEND_INV,
 	OP_INV_WRITE,	// the last step: WRITE through an invalidated rkey
 	OP_COUNT
@@ -47,6 +48,7 @@ struct OpInfo {
 	bool zero_len;		// 0-byte messages are legal
 	bool both_ways;		// one phase runs both directions at the same time
 	void (*run)(Ctx &c, Op op, Dir dir);
+	bool opt_in = false;	// legal on qpts, but not in the default set
 };
 
 extern const OpInfo op_info[OP_COUNT];	// oracle_ops.cpp

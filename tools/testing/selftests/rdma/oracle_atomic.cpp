@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// rdma_oracle: the atomics, both directions at once (each side owns one
+// rdma_oracle: the atomics and ATOMIC WRITE, both directions at once (each side owns one
 // counter per kind, which only the other side changes: with one initiator
 // per counter and RC executing in order, every returned value is known in
 // advance), SEND_WITH_INV through type-2 memory windows, and the last
@@ -41,6 +41,20 @@ static void cell_check(Ctx &c, const Where &w, size_t cell, uint8_t g, uint64_t 
 	std::string gw = std::string(what) + ", guard";
 	c.guard_check(cell, Layout::VAL, g, w, -(long long)Layout::VAL, gw.c_str());
 	c.guard_check(cell + Layout::VAL + 8, Layout::CELL - Layout::VAL - 8, g, w, 8, gw.c_str());
+}
+
+// The end of a both-ways phase of @count 8-byte operations per side: both
+// sides checked what the other did to them.
+static void both_ways_done(Ctx &c, Op op, uint64_t count)
+{
+	c.tell(M_OK, 0);
+	c.expect(M_OK, 0);
+	for (Dir d : { C2S, S2C }) {
+		Stats &st = c.stats[op][d];
+		st.sent += count;
+		st.ok += count;
+		st.bytes += 8 * count;
+	}
 }
 
 // Atomic @n of @op in @d on the peer's cell at (its) MR offset @cell; the
@@ -118,14 +132,68 @@ void phase_atomic(Ctx &c, Op op, Dir)
 	}
 	cell_check(c, Where{ op, theirs, count - 1, 8 }, cell, g, fin,
 		   fa ? "FETCH_ADD counter, final value" : "CMP_SWAP counter, final value");
-	c.tell(M_OK, 0);
-	c.expect(M_OK, 0);
-	for (Dir d : { C2S, S2C }) {
-		Stats &st = c.stats[op][d];
-		st.sent += count;
-		st.ok += count;
-		st.bytes += 8 * count;
+	both_ways_done(c, op, count);
+}
+
+// ---- ATOMIC WRITE (IBTA 1.5), both directions at once: write n stores
+// aw_value(n) into the peer's cell n % depth; RC executes in order, so
+// each cell ends with the last value written to it, and a cell nobody
+// wrote keeps its guard bytes.
+
+static void post_atomic_write(Ctx &c, Dir d, uint64_t n)
+{
+	const Where w{ OP_ATOMIC_WRITE, d, n, 8 };
+	uint8_t v[8];
+
+	if (!c.ib.qpx)
+		error_at(w, "the QP has no ibv_qp_ex");
+	store64(v, aw_value(c.cfg, d, c.pass, n));
+	ibv_wr_start(c.ib.qpx);
+	c.ib.qpx->wr_id = wr_id_of(OP_ATOMIC_WRITE, d, c.pass, n);
+	c.ib.qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_atomic_write(c.ib.qpx, c.peer.rkey,
+			    c.raddr(c.lay.aw_cell(n, c.cfg.depth) + Layout::VAL), v);
+	if (int e = ibv_wr_complete(c.ib.qpx))
+		error_at(w, "ibv_wr_complete (ATOMIC WRITE): %s", strerror(e));
+}
+
+void phase_atomic_write(Ctx &c, Op op, Dir)
+{
+	const Dir mine = c.client ? C2S : S2C;
+	const Dir theirs = c.client ? S2C : C2S;
+	const uint64_t count = plan_count(c.cfg, op), depth = c.cfg.depth;
+
+	for (uint64_t i = 0; i < depth; i++)
+		memset(c.at(c.lay.aw_cell(i, c.cfg.depth)), cell_guard(c, op, i), Layout::CELL);
+	c.tell(M_GO, 0);
+	c.expect(M_GO, 0);
+
+	uint64_t posted = 0, done = 0;
+	while (done < count) {
+		while (posted < count && posted - done < depth)
+			post_atomic_write(c, mine, posted++);
+		const Where w{ op, mine, done, 8 };
+		ibv_wc wc = c.wait_wc(c.ib.scq, w, "initiator");
+		check_wc(wc, wr_id_of(op, mine, c.pass, done), wc_opcode(op), w, "initiator");
+		done++;
 	}
+	c.tell(M_DONE, 0);
+	c.expect(M_DONE, 0);
+
+	// the peer's writes are all done
+	for (uint64_t i = 0; i < depth; i++) {
+		const size_t cell = c.lay.aw_cell(i, c.cfg.depth);
+		const uint8_t g = cell_guard(c, op, i);
+		if (i >= count) {
+			c.guard_check(cell, Layout::CELL, g, Where{ op, theirs, i, 8 }, 0,
+				      "ATOMIC WRITE cell nobody wrote");
+			continue;
+		}
+		const uint64_t last = i + (count - 1 - i) / depth * depth;
+		cell_check(c, Where{ op, theirs, last, 8 }, cell, g,
+			   aw_value(c.cfg, theirs, c.pass, last), "ATOMIC WRITE cell, last value");
+	}
+	both_ways_done(c, op, count);
 }
 
 // ---- SEND_WITH_INV

@@ -116,7 +116,7 @@ uint32_t default_ops(int qpt)
 {
 	uint32_t ops = 0;
 	for (int i = 0; i < OP_COUNT; i++)
-		if (op_info[i].qpts & (1u << qpt))
+		if ((op_info[i].qpts & (1u << qpt)) && !op_info[i].opt_in)
 			ops |= 1u << i;
 	return ops;
 }

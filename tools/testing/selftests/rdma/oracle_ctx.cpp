@@ -28,7 +28,7 @@ void Layout::compute(const Config &cfg, uint32_t grh)
 	recv = src + d * src_slot;
 	tgt = recv + d * recv_slot;
 	cells = tgt + 2 * d * tgt_slot;
-	win = cells + (2 + d) * CELL;
+	win = cells + (2 + 2 * d) * CELL;
 	total = round_up(win + win_len, 4096);
 }
 

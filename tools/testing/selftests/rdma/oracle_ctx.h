@@ -29,7 +29,7 @@ struct Layout {
 	size_t src = 0;		// depth initiator slots: gather sources, READ sinks
 	size_t recv = 0;	// depth receive slots
 	size_t tgt = 0;		// 2 * depth target slots of WRITE and READ
-	size_t cells = 0;	// the FETCH_ADD and CMP_SWAP counters, depth result cells
+	size_t cells = 0;	// FETCH_ADD and CMP_SWAP counters, depth result and ATOMIC WRITE cells
 	size_t win = 0;		// the region a window is bound over (SEND_WITH_INV)
 	size_t total = 0;
 
@@ -39,6 +39,11 @@ struct Layout {
 	size_t fa_cell() const { return cells; }
 	size_t cs_cell() const { return cells + CELL; }
 	size_t res_cell(uint64_t n, uint32_t depth) const { return cells + (2 + n % depth) * CELL; }
+	// ATOMIC WRITE targets: depth cells after the result cells
+	size_t aw_cell(uint64_t n, uint32_t depth) const
+	{
+		return cells + (2 + depth + n % depth) * CELL;
+	}
 };
 
 // A buffer made of pieces in one slot: piece i starts after i + 1 gaps of
@@ -171,6 +176,7 @@ struct Ctx {
 
 // The phases (oracle_ops.cpp, oracle_atomic.cpp), as in op_info[].run
 void phase_atomic(Ctx &c, Op op, Dir d);
+void phase_atomic_write(Ctx &c, Op op, Dir d);
 void phase_send_inv(Ctx &c, Op op, Dir d);
 void phase_inv_write(Ctx &c, Op op, Dir d);
 

@@ -167,7 +167,20 @@ void ib_setup(Ib &ib, const Config &cfg, size_t mem_len, bool want_mw)
 		ia.cap.max_send_sge = cfg.sge;
 		ia.cap.max_recv_sge = ib.srq ? 0 : cfg.sge;
 		ia.cap.max_inline_data = inl;
-		ib.qp = ibv_create_qp(ib.pd, &ia);
+		if (cfg.ops & (1u << OP_ATOMIC_WRITE)) {
+			/* ibv_wr_atomic_write() needs an extended QP */
+			ibv_qp_init_attr_ex ix{};
+			memcpy(&ix, &ia, sizeof(ia));
+			ix.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+			ix.pd = ib.pd;
+			ix.send_ops_flags = IBV_QP_EX_WITH_ATOMIC_WRITE;
+			ib.qp = ibv_create_qp_ex(ib.ctx, &ix);
+			if (ib.qp)
+				ib.qpx = ibv_qp_to_qp_ex(ib.qp);
+			ia.cap = ix.cap;
+		} else {
+			ib.qp = ibv_create_qp(ib.pd, &ia);
+		}
 		if (ib.qp) {
 			ib.max_inline = ia.cap.max_inline_data;
 			break;

@@ -31,6 +31,7 @@ struct Ib {
 	ibv_comp_channel *ch = nullptr;
 	ibv_cq *scq = nullptr, *rcq = nullptr;
 	ibv_qp *qp = nullptr;
+	ibv_qp_ex *qpx = nullptr;	// ATOMIC WRITE: the QP's ibv_wr_* interface
 	ibv_srq *srq = nullptr;	// --srq: where the QP takes its receives from
 	ibv_mr *mr = nullptr;
 	ibv_ah *ah = nullptr;	// UD: the peer

@@ -17,6 +17,7 @@ enum : uint64_t {
 	TAG_BAD = 0x626164,
 	TAG_PSN = 0x70736e,
 	TAG_WIN = 0x77696e,
+	TAG_AW = 0x6177,
 };
 
 // The largest message of @op.
@@ -117,6 +118,11 @@ MsgPlan plan_msg(const Config &cfg, uint32_t mtu, Op op, Dir dir, uint32_t pass,
 		m.woff = w.below(m.win_len - m.wsize + 1);
 	}
 	return m;
+}
+
+uint64_t aw_value(const Config &cfg, Dir dir, uint32_t pass, uint64_t n)
+{
+	return key_of(cfg.seed, TAG_AW, pass, dir, n);
 }
 
 uint64_t fa_start(const Config &cfg, Dir dir, uint32_t pass)

@@ -58,6 +58,9 @@ struct CsStep {
 };
 CsStep cs_step(const Config &cfg, Dir dir, uint32_t pass, uint64_t n);
 
+// ATOMIC WRITE @n in @dir: the 8 bytes it stores (as a host u64).
+uint64_t aw_value(const Config &cfg, Dir dir, uint32_t pass, uint64_t n);
+
 // A side's first send PSN (sometimes just below the 24-bit wrap).
 uint32_t plan_psn(const Config &cfg, bool client);
 

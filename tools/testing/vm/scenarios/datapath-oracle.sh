@@ -10,9 +10,11 @@
 #   ud-v4        UD, IPv4, MTU 1024
 #   rc-v4-srq    RC, receives through a shared receive queue (--srq)
 #   ud-v6-srq    UD, IPv6, --srq
+#   rc-v4-aw     RC, WRITE, ATOMIC WRITE (IBTA 1.5, ours only) and FETCH_ADD
 # then the oracle's own proof (test build of rdma_rxe, rxe_test_hooks.h):
 #   corrupt      test_corrupt_every=5: a payload byte inverted before the
 #                ICRC; the oracle must report a MISMATCH
+#   corrupt-aw   the same on ATOMIC WRITE: the cells' values must mismatch
 #   atomic-twice test_atomic_twice=1: every atomic executed twice; the
 #                oracle's FETCH_ADD check must report a MISMATCH
 # make check-full adds: every transport on both address families and all
@@ -37,6 +39,7 @@ RUNS=(
 	"ud-v4 pass --qp ud -g G4 --mtu 1024 --iters $iters"
 	"rc-v4-srq pass --qp rc -g G4 --mtu 1024 --iters $iters --srq"
 	"ud-v6-srq pass --qp ud -g G6 --mtu 1024 --iters $iters --srq"
+	"rc-v4-aw pass --qp rc -g G4 --mtu 1024 --iters $iters --ops write,atomic_write,fetch_add"
 )
 if [ "${CHECK_TIER:-check}" = full ]; then
 	for qp in rc uc ud; do
@@ -62,27 +65,23 @@ for r in "${RUNS[@]}"; do
 done
 
 # The oracle fails when the data is wrong: damage that the ICRC cannot see.
-if [ -z "${ORACLE_RUNS:-}" ] || [[ " $ORACLE_RUNS " == *" corrupt "* ]]; then
-	rxe_param test_corrupt_every 5
-	oracle_run corrupt ns2 ns1 10.0.0.2 rxe1 rxe0 --qp rc -g "$NS_G4" --mtu 1024 \
-		--iters 20 --ops send,write,read
-	rxe_param test_corrupt_every 0
-	oracle_judge corrupt mismatch || fails=$((fails + 1))
-fi
-if [ -z "${ORACLE_RUNS:-}" ] || [[ " $ORACLE_RUNS " == *" corrupt-uc-write "* ]]; then
-	rxe_param test_corrupt_every 5
-	oracle_run corrupt-uc-write ns2 ns1 10.0.0.2 rxe1 rxe0 --qp uc -g "$NS_G4" --mtu 1024 \
-		--iters 20 --ops write
-	rxe_param test_corrupt_every 0
-	oracle_judge corrupt-uc-write mismatch || fails=$((fails + 1))
-fi
-if [ -z "${ORACLE_RUNS:-}" ] || [[ " $ORACLE_RUNS " == *" atomic-twice "* ]]; then
-	rxe_param test_atomic_twice 1
-	oracle_run atomic-twice ns2 ns1 10.0.0.2 rxe1 rxe0 --qp rc -g "$NS_G4" --iters 20 \
-		--ops fetch_add
-	rxe_param test_atomic_twice 0
-	oracle_judge atomic-twice mismatch || fails=$((fails + 1))
-fi
+# proof LABEL PARAM VALUE ARGS...: with rdma_rxe's PARAM at VALUE the
+# oracle (ARGS) must report a mismatch
+proof() {
+	local label=$1 param=$2 value=$3
+	shift 3
+	[ -z "${ORACLE_RUNS:-}" ] || [[ " $ORACLE_RUNS " == *" $label "* ]] || return 0
+	rxe_param "$param" "$value"
+	oracle_run "$label" ns2 ns1 10.0.0.2 rxe1 rxe0 "$@"
+	rxe_param "$param" 0
+	oracle_judge "$label" mismatch || fails=$((fails + 1))
+}
+proof corrupt test_corrupt_every 5 --qp rc -g "$NS_G4" --mtu 1024 --iters 20 \
+	--ops send,write,read
+proof corrupt-uc-write test_corrupt_every 5 --qp uc -g "$NS_G4" --mtu 1024 --iters 20 \
+	--ops write
+proof corrupt-aw test_corrupt_every 5 --qp rc -g "$NS_G4" --iters 20 --ops atomic_write
+proof atomic-twice test_atomic_twice 1 --qp rc -g "$NS_G4" --iters 20 --ops fetch_add
 
 echo
 echo "=== datapath-oracle results"
