@@ -196,8 +196,12 @@ by_tier() {
 # Sets NS_G4 and NS_G6 (the IPv4 and IPv6 RoCE v2 GID index, the same on
 # both devices).  Undo with ns_pair_down.
 ns_pair_up() {
-	local mtu=${1:-1500}
+	local mtu=${1:-1500} ns
 	rdma_netns_mode shared || die "rdma netns mode shared"
+	# an earlier scenario killed at its timeout leaves its namespaces
+	for ns in ns1 ns2; do
+		ip netns del "$ns" 2>/dev/null && echo "ns_pair_up: removed a stale $ns"
+	done
 	ip netns add ns1 && ip netns add ns2 || die "netns add"
 	ip link add veth0 type veth peer name veth1 || die "veth add"
 	ip link set veth0 netns ns1 && ip link set veth1 netns ns2 || die "veth to namespaces"
