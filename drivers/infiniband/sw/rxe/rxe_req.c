@@ -389,6 +389,8 @@ static int rxe_req_check(struct rxe_qp *qp, struct rxe_swqe *sw, u32 mtu)
 	if (!rxe_send_wqe_ok(qp, wqe->wr.opcode, flags, dma->num_sge,
 			     (u32)min_t(u64, len, U32_MAX)))
 		return IB_WC_LOC_QP_OP_ERR;
+	if (!(op->sent_types & RXE_QPT_BIT(qp->ibqp.qp_type)))
+		return IB_WC_LOC_QP_OP_ERR;
 	if (len > RXE_MAX_MSG_SZ)
 		return IB_WC_LOC_LEN_ERR;
 	dma->length = (u32)len;
@@ -600,11 +602,6 @@ static int rxe_req_send_one(struct rxe_qp *qp, struct rxe_swqe *sw, u32 psn,
 			op = RXE_OP_SEND_ONLY;
 	} else {
 		dqpn = qp->attr.dest_qp_num;
-	}
-	/* what the transport has no packet for (UC: SEND with invalidate) */
-	if (!rxe_opcode_info(RXE_OPCODE(rxe_req_transport(qp), op))) {
-		ret = IB_WC_LOC_QP_OP_ERR;
-		goto out;
 	}
 	ret = 0;
 	if (!rxe->ndev)

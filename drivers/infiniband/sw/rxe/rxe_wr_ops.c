@@ -20,13 +20,16 @@
 #define WRITE_PKTS(last, only) \
 	PKTS(RXE_OP_WRITE_FIRST, RXE_OP_WRITE_MIDDLE, last, only)
 
-#define OP(types, fl, k, wc, p) {					\
+#define OP_SENT(types, sent, fl, k, wc, ...) {				\
 	.qp_types = (u16)(types),					\
+	.sent_types = (u16)(sent),					\
 	.flags = (u8)(fl),						\
 	.kind = (u8)(k),						\
 	.wc_opcode = (u8)(wc),						\
-	.pkt = p,							\
+	.pkt = __VA_ARGS__,						\
 }
+#define OP(types, fl, k, wc, ...) \
+	OP_SENT(types, types, fl, k, wc, __VA_ARGS__)
 
 /* indexed by the uapi opcode, 0 .. 15 */
 static const struct rxe_wr_op rxe_wr_ops[] = {
@@ -55,10 +58,11 @@ static const struct rxe_wr_op rxe_wr_ops[] = {
 		OP(RC, 0, RXE_SWQE_LOCAL, IB_UVERBS_WC_LOCAL_INV, NO_PKTS),
 	[IB_UVERBS_WR_BIND_MW] =
 		OP(RC_UC, 0, RXE_SWQE_LOCAL, IB_UVERBS_WC_BIND_MW, NO_PKTS),
-	/* UD sends it as a plain SEND (no IETH in UD) */
+	/* UD sends it as a plain SEND (no IETH in UD); UC has no such packet */
 	[IB_UVERBS_WR_SEND_WITH_INV] =
-		OP(RC_UC | RXE_QPT_BIT(IB_QPT_UD), RXE_WR_INLINE, RXE_SWQE_SEND,
-		   IB_UVERBS_WC_SEND,
+		OP_SENT(RC_UC | RXE_QPT_BIT(IB_QPT_UD),
+			RC | RXE_QPT_BIT(IB_QPT_UD), RXE_WR_INLINE,
+			RXE_SWQE_SEND, IB_UVERBS_WC_SEND,
 		   SEND_PKTS(RXE_OP_SEND_LAST_INV, RXE_OP_SEND_ONLY_INV)),
 	[IB_UVERBS_WR_TSO] = OP(0, 0, 0, 0, NO_PKTS),
 	[IB_UVERBS_WR_RDMA_READ_WITH_INV] =

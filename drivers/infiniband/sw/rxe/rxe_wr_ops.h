@@ -45,6 +45,12 @@ enum rxe_wr_flags {
 
 struct rxe_wr_op {
 	u16 qp_types;		/* RXE_QPT_BIT()s that may post it */
+	/*
+	 * Those of qp_types whose transport has its packets; posted on
+	 * another, the WQE completes with IB_WC_LOC_QP_OP_ERR (UC: SEND
+	 * with invalidate, which upstream accepts and then fails so).
+	 */
+	u16 sent_types;
 	u8 flags;		/* enum rxe_wr_flags */
 	u8 kind;		/* enum rxe_swqe_kind */
 	u8 wc_opcode;		/* completion opcode (IB_WC_*) */

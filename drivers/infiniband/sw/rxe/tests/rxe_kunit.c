@@ -423,6 +423,7 @@ struct kt_qp {
 	struct rxe_cq *scq, *rcq;
 	struct rxe_qp *qp;
 	struct kt_counts c;
+	enum ib_qp_type type;	/* 0: RC */
 };
 
 static void kt_qp_make_wr(struct kunit *test, struct kt_qp *t, u32 wr)
@@ -431,7 +432,7 @@ static void kt_qp_make_wr(struct kunit *test, struct kt_qp *t, u32 wr)
 		.cap = { .max_send_wr = wr, .max_recv_wr = 8,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
-		.qp_type = IB_QPT_RC,
+		.qp_type = t->type ? t->type : IB_QPT_RC,
 	};
 	struct rxe_qp *qp;
 
@@ -445,7 +446,7 @@ static void kt_qp_make_wr(struct kunit *test, struct kt_qp *t, u32 wr)
 	qp->ibqp.pd = &t->pd->ibpd;
 	qp->ibqp.send_cq = &t->scq->ibcq;
 	qp->ibqp.recv_cq = &t->rcq->ibcq;
-	qp->ibqp.qp_type = IB_QPT_RC;
+	qp->ibqp.qp_type = init.qp_type;
 	qp->ibqp.event_handler = kt_event;
 	qp->ibqp.qp_context = &t->c;
 	spin_lock_init(&qp->ibqp.state_lock);
@@ -681,6 +682,42 @@ static void rxe_kunit_copies_grow(struct kunit *test)
 	kt_qp_free(&t);
 }
 
+/*
+ * UC has no SEND with invalidate packet: posting it succeeds (as
+ * upstream's does) and its WQE completes with IB_WC_LOC_QP_OP_ERR, after
+ * the SEND before it went out.
+ */
+static void rxe_kunit_uc_send_inv(struct kunit *test)
+{
+	struct kt_qp t = { .type = IB_QPT_UC };
+	const struct ib_send_wr *sbad;
+	struct ib_send_wr send = {
+		.wr_id = 1, .opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_send_wr inv = {
+		.wr_id = 2, .opcode = IB_WR_SEND_WITH_INV,
+		.send_flags = IB_SEND_SIGNALED,
+		.ex = { .invalidate_rkey = 0x1234 },
+	};
+	struct ib_wc out[4];
+
+	kt_qp_make(test, &t);
+	kt_qp_to(test, &t, IB_QPS_INIT);
+	kt_qp_to(test, &t, IB_QPS_RTR);
+	kt_qp_to(test, &t, IB_QPS_RTS);
+	KUNIT_ASSERT_EQ(test, rxe_post_send(&t.qp->ibqp, &send, &sbad), 0);
+	KUNIT_ASSERT_EQ(test, rxe_post_send(&t.qp->ibqp, &inv, &sbad), 0);
+	KUNIT_ASSERT_EQ(test, kt_poll_wait(t.scq, 2, out, 4), 2);
+	KUNIT_EXPECT_EQ(test, out[0].wr_id, 1ULL);
+	KUNIT_EXPECT_EQ(test, out[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, out[1].wr_id, 2ULL);
+	KUNIT_EXPECT_EQ(test, out[1].status, IB_WC_LOC_QP_OP_ERR);
+	kt_qp_to(test, &t, IB_QPS_ERR);
+	kt_qp_to(test, &t, IB_QPS_RESET);
+	kt_qp_free(&t);
+}
+
 static void rxe_kunit_fast_reg(struct kunit *test)
 {
 	struct kt_qp t = {};
@@ -811,6 +848,7 @@ static struct kunit_case rxe_kunit_cases[] = {
 	KUNIT_CASE(rxe_kunit_private_copy),
 	KUNIT_CASE(rxe_kunit_copies_grow),
 	KUNIT_CASE(rxe_kunit_fast_reg),
+	KUNIT_CASE(rxe_kunit_uc_send_inv),
 	{}
 };
 
