@@ -474,8 +474,6 @@ static int rxe_resp_atomic(struct rxe_resp_ctx *c)
 	return RXE_RESP_DONE;
 }
 
-/* RDMA ATOMIC WRITE (IBTA 1.5, annex A19): the 8 payload bytes to an
- * aligned address in one store */
 /*
  * Remember @op at the request's PSN, so that a duplicate gets the same
  * answer without being executed again, and answer: an empty READ
@@ -495,6 +493,10 @@ static int rxe_resp_empty_answer(struct rxe_resp_ctx *c, u8 op)
 	return rxe_resp_read_send(c, 0, 0, 0, psn);
 }
 
+/*
+ * RDMA ATOMIC WRITE (IBTA 1.5, annex A19): the 8 payload bytes to an
+ * aligned address in one store.
+ */
 static int rxe_resp_atomic_write(struct rxe_resp_ctx *c)
 {
 	u8 *reth = rxe_pkt_ext(c->pkt, RXE_HDR_RETH);
