@@ -18,6 +18,10 @@
 #define RDMA_UVERBS_WC_FLUSH			8
 #define RDMA_UVERBS_WC_ATOMIC_WRITE		9
 
+/* MR and QP access flags (ib_uverbs_access_flags) */
+#define RDMA_UVERBS_ACCESS_FLUSH_GLOBAL		(1 << 8)
+#define RDMA_UVERBS_ACCESS_FLUSH_PERSISTENT	(1 << 9)
+
 /* device capability bits (ib_uverbs_ex_query_device_resp.device_cap_flags_ex) */
 #define RDMA_UVERBS_DEVICE_FLUSH_GLOBAL		(1ULL << 38)
 #define RDMA_UVERBS_DEVICE_FLUSH_PERSISTENT	(1ULL << 39)

@@ -9,6 +9,8 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 
+#include <rdma/ib_placement.h>
+
 #include "uverbs_cmd_check.h"
 
 int uverbs_cmd_number(u32 command, u32 *num, bool *ex)
@@ -78,7 +80,7 @@ int uverbs_cmd_check_ex(const struct ib_uverbs_cmd_hdr *hdr,
 
 /* ---- per-command request checks ---- */
 
-#define MR_ACCESS_KNOWN	((u32)(IB_UVERBS_ACCESS_HUGETLB << 1) - 1)
+#define MR_ACCESS_KNOWN	((u32)(RDMA_UVERBS_ACCESS_FLUSH_PERSISTENT << 1) - 1)
 
 int uverbs_check_mr_access(u32 access, u32 *out)
 {

@@ -132,14 +132,25 @@ static void mr_setup(struct ib_mr *mr, struct ib_pd *pd, enum ib_mr_type type,
 	rdma_restrack_add(&mr->res);
 }
 
-/* Access rights an MR may be given (remote write/atomic need local write). */
-static int check_mr_access(int access)
+/*
+ * Access rights an MR of @dev may be given: remote write/atomic need
+ * local write (-EINVAL); a FLUSH target needs the device's FLUSH
+ * capability (-EOPNOTSUPP).
+ */
+static int check_mr_access(struct ib_device *dev, int access)
 {
+	u64 caps = dev->attrs.device_cap_flags;
+
 	if (access & ~IB_ACCESS_SUPPORTED)
 		return -EINVAL;
 	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IB_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
+	if (((access & IB_ACCESS_FLUSH_GLOBAL) &&
+	     !(caps & RDMA_UVERBS_DEVICE_FLUSH_GLOBAL)) ||
+	    ((access & IB_ACCESS_FLUSH_PERSISTENT) &&
+	     !(caps & RDMA_UVERBS_DEVICE_FLUSH_PERSISTENT)))
+		return -EOPNOTSUPP;
 	return 0;
 }
 
@@ -147,8 +158,10 @@ struct ib_mr *ib_get_dma_mr(struct ib_pd *pd, int access)
 {
 	struct ib_mr *mr;
 
-	if (check_mr_access(access))
-		return (struct ib_mr *)ERR_PTR(-EINVAL);
+	int ret = check_mr_access(pd->device, access);
+
+	if (ret)
+		return (struct ib_mr *)ERR_PTR(ret);
 	if (!pd->device->ops.get_dma_mr)
 		return (struct ib_mr *)ERR_PTR(-EOPNOTSUPP);
 	mr = pd->device->ops.get_dma_mr(pd, access);
@@ -184,9 +197,10 @@ struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 			     struct ib_udata *udata)
 {
 	struct ib_mr *mr;
+	int ret = check_mr_access(pd->device, access_flags);
 
-	if (check_mr_access(access_flags))
-		return (struct ib_mr *)ERR_PTR(-EINVAL);
+	if (ret)
+		return (struct ib_mr *)ERR_PTR(ret);
 	if (!length || start + length < start)
 		return (struct ib_mr *)ERR_PTR(-EINVAL);
 	if (!pd->device->ops.reg_user_mr)
@@ -253,8 +267,11 @@ int ib_rereg_user_mr(struct ib_mr *mr, int flags, u64 start, u64 length,
 	*new_mr = NULL;
 	if (!flags || (flags & ~IB_MR_REREG_SUPPORTED))
 		return -EINVAL;
-	if ((flags & IB_MR_REREG_ACCESS) && check_mr_access(access_flags))
-		return -EINVAL;
+	if (flags & IB_MR_REREG_ACCESS) {
+		ret = check_mr_access(device, access_flags);
+		if (ret)
+			return ret;
+	}
 	if ((flags & IB_MR_REREG_TRANS) &&
 	    (!length || start + length < start))
 		return -EINVAL;

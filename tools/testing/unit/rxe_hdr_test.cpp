@@ -19,11 +19,11 @@
 namespace {
 
 const u32 kHdrBits[RXE_NUM_HDR_TYPES] = {
-    RXE_DETH_MASK, RXE_RETH_MASK, RXE_ATMETH_MASK, RXE_AETH_MASK,
+    RXE_DETH_MASK, RXE_FETH_MASK, RXE_RETH_MASK, RXE_ATMETH_MASK, RXE_AETH_MASK,
     RXE_ATMACK_MASK, RXE_IMMDT_MASK, RXE_IETH_MASK,
 };
 const u8 kHdrLen[RXE_NUM_HDR_TYPES] = {
-    RXE_DETH_LEN, RXE_RETH_LEN, RXE_ATMETH_LEN, RXE_AETH_LEN,
+    RXE_DETH_LEN, RXE_FETH_LEN, RXE_RETH_LEN, RXE_ATMETH_LEN, RXE_AETH_LEN,
     RXE_ATMACK_LEN, RXE_IMMDT_LEN, RXE_IETH_LEN,
 };
 
@@ -32,6 +32,7 @@ std::vector<u8> AllOpcodes() {
   for (unsigned op = 0x00; op <= 0x14; op++) ops.push_back((u8)op);
   ops.push_back(0x16);
   ops.push_back(0x17);
+  ops.push_back(0x1c);
   ops.push_back(0x1d);
   for (unsigned op = 0x20; op <= 0x2b; op++) ops.push_back((u8)op);
   ops.push_back(0x64);
@@ -93,7 +94,7 @@ TEST(RxeOpcodeTable, FlagInvariants) {
     // exactly one operation kind, except plain ACKs
     int kinds = !!(m & RXE_SEND_MASK) + !!(m & RXE_WRITE_MASK) +
                 !!(m & RXE_READ_MASK) + !!(m & RXE_ATOMIC_MASK) +
-                !!(m & RXE_ATOMIC_WRITE_MASK);
+                !!(m & RXE_ATOMIC_WRITE_MASK) + !!(m & RXE_FLUSH_MASK);
     EXPECT_EQ(kinds, op == 0x11 ? 0 : 1) << n;
     // position: MIDDLE alone, or START and/or END
     if (m & RXE_MIDDLE_MASK) {
@@ -111,11 +112,14 @@ TEST(RxeOpcodeTable, FlagInvariants) {
     if (m & RXE_WRITE_MASK) {
       EXPECT_EQ(!!(m & RXE_RETH_MASK), !!(m & RXE_START_MASK)) << n;
     }
-    if (((m & RXE_READ_MASK) && (m & RXE_REQ_MASK)) || (m & RXE_ATOMIC_WRITE_MASK)) {
+    if (((m & RXE_READ_MASK) && (m & RXE_REQ_MASK)) ||
+        (m & (RXE_ATOMIC_WRITE_MASK | RXE_FLUSH_MASK))) {
       EXPECT_TRUE(m & RXE_RETH_MASK) << n;
     }
-    // an atomic write is one packet of RC
-    if (m & RXE_ATOMIC_WRITE_MASK) {
+    // the FETH is FLUSH's
+    EXPECT_EQ(!!(m & RXE_FETH_MASK), !!(m & RXE_FLUSH_MASK)) << n;
+    // an atomic write and a flush are one packet of RC
+    if (m & (RXE_ATOMIC_WRITE_MASK | RXE_FLUSH_MASK)) {
       EXPECT_EQ(m & (RXE_START_MASK | RXE_END_MASK), RXE_START_MASK | RXE_END_MASK) << n;
       EXPECT_EQ(op & RXE_TR_MASK, RXE_TR_RC) << n;
     }
@@ -169,7 +173,13 @@ TEST(RxeOpcodeTable, KnownEntries) {
   EXPECT_EQ(oi->hdr_len, RXE_BTH_LEN + RXE_RETH_LEN);
   EXPECT_EQ(oi->offset[RXE_HDR_RETH], RXE_BTH_LEN);
   EXPECT_EQ(rxe_opcode_info(0x15), nullptr);
-  EXPECT_EQ(rxe_opcode_info(0x1c), nullptr);  // FLUSH: not ours yet
+  oi = rxe_opcode_info(RXE_OPCODE(RXE_TR_RC, RXE_OP_FLUSH));
+  ASSERT_NE(oi, nullptr);
+  EXPECT_EQ(oi->hdr_len, RXE_BTH_LEN + RXE_FETH_LEN + RXE_RETH_LEN);
+  EXPECT_EQ(oi->offset[RXE_HDR_FETH], RXE_BTH_LEN);  // FETH before RETH
+  EXPECT_EQ(oi->offset[RXE_HDR_RETH], RXE_BTH_LEN + RXE_FETH_LEN);
+  EXPECT_FALSE(oi->mask & RXE_PAYLOAD_MASK);
+  EXPECT_EQ(rxe_opcode_info(0x3c), nullptr);  // no UC flush
   EXPECT_EQ(rxe_opcode_info(0x3d), nullptr);  // no UC atomic write
   EXPECT_EQ(rxe_opcode_info(0x2c), nullptr);
   EXPECT_EQ(rxe_opcode_info(0x60), nullptr);
@@ -345,6 +355,20 @@ TEST(RxeAccessors, ExtendedHeadersRoundTrip) {
 
   rxe_ieth_set(h, 0xcafe0001);
   EXPECT_EQ(rxe_ieth_rkey(h), 0xcafe0001u);
+
+  // FETH: one big-endian word, PLT in bits 3..0, SEL in bits 5..4
+  rxe_feth_set(h, RXE_FLUSH_GLOBAL | RXE_FLUSH_PERSISTENT, RXE_FLUSH_MR);
+  EXPECT_EQ(h[0], 0);
+  EXPECT_EQ(h[1], 0);
+  EXPECT_EQ(h[2], 0);
+  EXPECT_EQ(h[3], 0x13);
+  EXPECT_EQ(rxe_feth_plt(h), 3);
+  EXPECT_EQ(rxe_feth_sel(h), RXE_FLUSH_MR);
+  EXPECT_EQ(rxe_feth_reserved(h), 0u);
+  h[0] = 0x80;
+  h[3] |= 0x40;
+  EXPECT_EQ(rxe_feth_reserved(h), 0x80000040u);
+  EXPECT_EQ(rxe_feth_plt(h), 3);
 }
 
 // Whole packets written byte by byte from the IBTA layouts (vol. 1,

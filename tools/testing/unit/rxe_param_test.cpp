@@ -154,7 +154,8 @@ TEST(RxeAttrs, DeviceCapFlags) {
                        (1ULL << 21) |  // MEM_MGT_EXTENSIONS
                        (1ULL << 17) |  // MEM_WINDOW
                        (1ULL << 24) |  // MEM_WINDOW_TYPE_2B
-                       (1ULL << 40);   // ATOMIC_WRITE (IBTA 1.5)
+                       (1ULL << 40) |  // ATOMIC_WRITE (IBTA 1.5)
+                       (1ULL << 38);   // FLUSH_GLOBAL (IBTA 1.5)
   EXPECT_EQ(RXE_DEVICE_CAP_FLAGS, expected);
 }
 

@@ -22,7 +22,8 @@ TEST(RxeWrOps, ExactlyTheHandledOpcodesExist) {
       IB_UVERBS_WR_SEND, IB_UVERBS_WR_SEND_WITH_IMM, IB_UVERBS_WR_RDMA_READ,
       IB_UVERBS_WR_ATOMIC_CMP_AND_SWP, IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD,
       IB_UVERBS_WR_LOCAL_INV, IB_UVERBS_WR_BIND_MW, IB_UVERBS_WR_SEND_WITH_INV,
-      IB_UVERBS_WR_RDMA_READ_WITH_INV, RDMA_UVERBS_WR_ATOMIC_WRITE, RXE_WR_REG_MR,
+      IB_UVERBS_WR_RDMA_READ_WITH_INV, RDMA_UVERBS_WR_FLUSH, RDMA_UVERBS_WR_ATOMIC_WRITE,
+      RXE_WR_REG_MR,
   };
   for (u32 op = 0; op < 0x100; op++)
     EXPECT_EQ(rxe_wr_op(op) != nullptr, want.count(op) == 1) << op;
@@ -102,6 +103,8 @@ TEST(RxeWrOps, KindsAgreeWithFlagsAndQpTypes) {
     EXPECT_EQ(!!(op->flags & RXE_WR_INLINE),
               op->kind == RXE_SWQE_SEND || op->kind == RXE_SWQE_WRITE) << wr;
     EXPECT_EQ(!!(op->flags & RXE_WR_VALUE8), wr == RDMA_UVERBS_WR_ATOMIC_WRITE) << wr;
+    EXPECT_EQ(!!(op->flags & RXE_WR_EMPTY_RESP),
+              wr == RDMA_UVERBS_WR_ATOMIC_WRITE || wr == RDMA_UVERBS_WR_FLUSH) << wr;
     EXPECT_EQ(!!(op->flags & RXE_WR_KERNEL), wr == RXE_WR_REG_MR) << wr;
   }
 }
@@ -121,7 +124,8 @@ TEST(RxeWrOps, KnownEntries) {
   EXPECT_EQ(rxe_wr_op(RDMA_UVERBS_WR_ATOMIC_WRITE)->wc_opcode, RDMA_UVERBS_WC_ATOMIC_WRITE);
   EXPECT_EQ(rxe_wr_op(IB_UVERBS_WR_RDMA_READ_WITH_INV)->wc_opcode, IB_UVERBS_WC_RDMA_READ);
   EXPECT_EQ(rxe_wr_op(RXE_WR_REG_MR)->wc_opcode, RXE_WC_REG_MR);
-  EXPECT_EQ(rxe_wr_op(RDMA_UVERBS_WR_FLUSH), nullptr);
+  EXPECT_EQ(rxe_wr_pkt_op(RDMA_UVERBS_WR_FLUSH, true, true), RXE_OP_FLUSH);
+  EXPECT_EQ(rxe_wr_op(RDMA_UVERBS_WR_FLUSH)->wc_opcode, RDMA_UVERBS_WC_FLUSH);
   EXPECT_EQ(rxe_wr_op(IB_UVERBS_WR_TSO), nullptr);
 }
 

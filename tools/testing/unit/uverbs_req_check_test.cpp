@@ -61,12 +61,21 @@ TEST(UverbsMrAccess, RemoteWriteOrAtomicNeedLocalWrite) {
 
 TEST(UverbsMrAccess, UnknownBitsAndOdp) {
   uint32_t out = 0;
-  EXPECT_EQ(uverbs_check_mr_access(1u << 8, &out), -EINVAL);
+  EXPECT_EQ(uverbs_check_mr_access(1u << 10, &out), -EINVAL);
   EXPECT_EQ(uverbs_check_mr_access(1u << 19, &out), -EINVAL);
   EXPECT_EQ(uverbs_check_mr_access(1u << 30, &out), -EINVAL);
   EXPECT_EQ(uverbs_check_mr_access(1u << 31, &out), -EINVAL);
   EXPECT_EQ(uverbs_check_mr_access(IB_UVERBS_ACCESS_ON_DEMAND, &out),
             -EOPNOTSUPP);
+}
+
+// FLUSH targets (IBTA 1.5, bits 8 and 9) are known; whether the device
+// can serve them is ib_core's question (EOPNOTSUPP there)
+TEST(UverbsMrAccess, FlushTargetsPass) {
+  uint32_t out = 0;
+  EXPECT_EQ(uverbs_check_mr_access(kLocalWrite | (1u << 8), &out), 0);
+  EXPECT_EQ(out, kLocalWrite | (1u << 8));
+  EXPECT_EQ(uverbs_check_mr_access((1u << 8) | (1u << 9), &out), 0);
 }
 
 TEST(UverbsMrAccess, OptionalRangeIsDropped) {

@@ -41,12 +41,12 @@ static bool rxe_swqe_rd(const struct rxe_swqe *sw)
 	return sw->kind == RXE_SWQE_READ || sw->kind == RXE_SWQE_ATOMIC;
 }
 
-/* an RDMA ATOMIC WRITE: answered by an empty read response */
-static bool rxe_swqe_value8(const struct rxe_swqe *sw)
+/* an RDMA ATOMIC WRITE or FLUSH: answered by an empty read response */
+static bool rxe_swqe_empty_resp(const struct rxe_swqe *sw)
 {
 	const struct rxe_wr_op *op = rxe_wr_op(sw->wqe->wr.opcode);
 
-	return op && (op->flags & RXE_WR_VALUE8);
+	return op && (op->flags & RXE_WR_EMPTY_RESP);
 }
 
 /* the acknowledged PSNs advanced: the retry count starts again */
@@ -233,7 +233,7 @@ static void rxe_comp_read_resp(struct rxe_qp *qp, struct rxe_pkt *pkt)
 	if (!sw)
 		return;	/* stale */
 	if (sw->kind == RXE_SWQE_ATOMIC && psn == sw->first_psn &&
-	    rxe_swqe_value8(sw)) {
+	    rxe_swqe_empty_resp(sw)) {
 		if ((pkt->info.opcode & ~RXE_TR_MASK) != RXE_OP_READ_RESP_ONLY ||
 		    pkt->info.paylen)
 			return;
@@ -289,7 +289,7 @@ static void rxe_comp_atomic_ack(struct rxe_qp *qp, struct rxe_pkt *pkt)
 	if (!sw)
 		return;
 	if (sw->kind != RXE_SWQE_ATOMIC || sw->first_psn != psn ||
-	    rxe_swqe_value8(sw)) {
+	    rxe_swqe_empty_resp(sw)) {
 		rxe_comp_gap(qp, sw, psn);
 		return;
 	}

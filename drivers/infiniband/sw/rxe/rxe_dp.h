@@ -164,6 +164,8 @@ struct rxe_mr *rxe_rkey_get(struct rxe_qp *qp, u32 rkey, u64 iova, u64 len,
  */
 struct rxe_mr *rxe_rkey_iova_get(struct rxe_qp *qp, u32 rkey, u64 *iova,
 				 u64 len, int access);
+/* the same for all of the MR or window @rkey names (a FLUSH of a region) */
+struct rxe_mr *rxe_rkey_region_get(struct rxe_qp *qp, u32 rkey, int access);
 
 /*
  * 8-byte atomic at @iova of @mr (aligned, inside): compare-and-swap

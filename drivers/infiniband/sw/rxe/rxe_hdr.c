@@ -6,8 +6,8 @@
  * One table per transport, indexed by the operation bits (opcode & 0x1f).
  * Each entry names the extended headers present; the header length and
  * the offset of each present header follow from that mask at compile
- * time (wire order: DETH, RETH, AtomicETH, AETH, AtomicAckETH, ImmDt,
- * IETH).  Offsets of absent headers are 0.
+ * time (wire order: DETH, FETH, RETH, AtomicETH, AETH, AtomicAckETH,
+ * ImmDt, IETH).  Offsets of absent headers are 0.
  *
  * Meaning flags, as the data path reads them:
  *   START   first packet of a message      MIDDLE  neither first nor last
@@ -24,7 +24,8 @@
 #define RXE_HL(m, t, n)		(((m) & (1U << (t))) ? (n) : 0)
 
 #define RXE_AT_DETH(m)		RXE_BTH_LEN
-#define RXE_AT_RETH(m)		(RXE_AT_DETH(m) + RXE_HL(m, RXE_HDR_DETH, RXE_DETH_LEN))
+#define RXE_AT_FETH(m)		(RXE_AT_DETH(m) + RXE_HL(m, RXE_HDR_DETH, RXE_DETH_LEN))
+#define RXE_AT_RETH(m)		(RXE_AT_FETH(m) + RXE_HL(m, RXE_HDR_FETH, RXE_FETH_LEN))
 #define RXE_AT_ATMETH(m)	(RXE_AT_RETH(m) + RXE_HL(m, RXE_HDR_RETH, RXE_RETH_LEN))
 #define RXE_AT_AETH(m)		(RXE_AT_ATMETH(m) + RXE_HL(m, RXE_HDR_ATMETH, RXE_ATMETH_LEN))
 #define RXE_AT_ATMACK(m)	(RXE_AT_AETH(m) + RXE_HL(m, RXE_HDR_AETH, RXE_AETH_LEN))
@@ -41,6 +42,7 @@
 	.hdr_len = (u8)RXE_AT_END(m),					\
 	.offset = {							\
 		RXE_OFF(m, RXE_HDR_DETH, RXE_AT_DETH(m)),		\
+		RXE_OFF(m, RXE_HDR_FETH, RXE_AT_FETH(m)),		\
 		RXE_OFF(m, RXE_HDR_RETH, RXE_AT_RETH(m)),		\
 		RXE_OFF(m, RXE_HDR_ATMETH, RXE_AT_ATMETH(m)),		\
 		RXE_OFF(m, RXE_HDR_AETH, RXE_AT_AETH(m)),		\
@@ -86,7 +88,7 @@
 
 /*
  * RC: operations 0x00 .. 0x1d; not ours: 0x15 (RDMA WRITE with atomic),
- * 0x18 .. 0x1b (reserved), 0x1c (FLUSH)
+ * 0x18 .. 0x1b (reserved)
  */
 static const struct rxe_opcode_info rxe_rc_ops[] = {
 	RXE_SEND_WRITE_TABLE("RC", ARQ),
@@ -113,8 +115,10 @@ static const struct rxe_opcode_info rxe_rc_ops[] = {
 		SND | LAST | RXE_IETH_MASK | ARQ),
 	RXE_OPC("RC_SEND_ONLY_WITH_INVALIDATE",
 		SND | ONLY | RXE_RWR_MASK | RXE_IETH_MASK | ARQ),
-	RXE_NO_OPC, RXE_NO_OPC, RXE_NO_OPC, RXE_NO_OPC, RXE_NO_OPC,
-	/* executed and answered like an atomic: one packet, a resource */
+	RXE_NO_OPC, RXE_NO_OPC, RXE_NO_OPC, RXE_NO_OPC,
+	/* FLUSH and ATOMIC WRITE: one packet, a resource, an empty answer */
+	RXE_OPC("RC_RDMA_FLUSH",
+		RQ | RXE_FLUSH_MASK | ONLY | RXE_FETH_MASK | RXE_RETH_MASK | ARQ),
 	RXE_OPC("RC_RDMA_ATOMIC_WRITE",
 		RQ | PL | RXE_ATOMIC_WRITE_MASK | ONLY | RXE_RETH_MASK | ARQ),
 };

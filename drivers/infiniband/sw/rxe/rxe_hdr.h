@@ -23,6 +23,7 @@
 #define RXE_ATMETH_LEN		28
 #define RXE_ATMACK_LEN		8
 #define RXE_DETH_LEN		8
+#define RXE_FETH_LEN		4
 #define RXE_IMMDT_LEN		4
 #define RXE_IETH_LEN		4
 #define RXE_ICRC_LEN		4
@@ -86,6 +87,7 @@ enum rxe_op {
  */
 enum rxe_hdr_type {
 	RXE_HDR_DETH,
+	RXE_HDR_FETH,		/* FLUSH: before its RETH (IBTA 1.5, A19.4.1) */
 	RXE_HDR_RETH,
 	RXE_HDR_ATMETH,
 	RXE_HDR_AETH,
@@ -97,6 +99,7 @@ enum rxe_hdr_type {
 
 enum rxe_hdr_mask {
 	RXE_DETH_MASK = 1U << RXE_HDR_DETH,
+	RXE_FETH_MASK = 1U << RXE_HDR_FETH,
 	RXE_RETH_MASK = 1U << RXE_HDR_RETH,
 	RXE_ATMETH_MASK = 1U << RXE_HDR_ATMETH,
 	RXE_AETH_MASK = 1U << RXE_HDR_AETH,
@@ -119,6 +122,8 @@ enum rxe_hdr_mask {
 	RXE_ACK_REQ_MASK = 1U << 20,	/* the responder must answer it */
 	/* RDMA ATOMIC WRITE: RETH and exactly 8 payload bytes */
 	RXE_ATOMIC_WRITE_MASK = 1U << 21,
+	/* RDMA FLUSH: FETH, RETH, no payload */
+	RXE_FLUSH_MASK = 1U << 22,
 };
 
 struct rxe_opcode_info {
@@ -334,6 +339,24 @@ static inline void rxe_reth_set(u8 *h, u64 va, u32 rkey, u32 len)
 	rxe_put64(h, va);
 	rxe_put32(h + 8, rkey);
 	rxe_put32(h + 12, len);
+}
+
+/* ---- FETH (FLUSH): placement type bits 3..0, selectivity bits 5..4 ---- */
+
+enum {
+	RXE_FLUSH_GLOBAL = 1 << 0,	/* placement: global visibility */
+	RXE_FLUSH_PERSISTENT = 1 << 1,	/* placement: persistence */
+	RXE_FLUSH_RANGE = 0,		/* selectivity: the RETH's range */
+	RXE_FLUSH_MR = 1,		/* selectivity: the whole region */
+};
+
+static inline u8 rxe_feth_plt(const u8 *h) { return h[3] & 0x0f; }
+static inline u8 rxe_feth_sel(const u8 *h) { return (h[3] >> 4) & 0x03; }
+static inline u32 rxe_feth_reserved(const u8 *h) { return rxe_get32(h) & ~0x3fU; }
+
+static inline void rxe_feth_set(u8 *h, u8 plt, u8 sel)
+{
+	rxe_put32(h, (u32)(plt & 0x0f) | (u32)(sel & 0x03) << 4);
 }
 
 /* ---- AETH: syndrome and MSN ---- */

@@ -254,6 +254,51 @@ struct rxe_mr *rxe_rkey_iova_get(struct rxe_qp *qp, u32 rkey, u64 *iova,
 	return mr;
 }
 
+/*
+ * Where the region @rkey names starts, as a requester addresses it, and
+ * its length: an MR's iova and length, a window's bound range (0 for a
+ * zero-based one).  False if the key names nothing.  Read without
+ * holding anything: rxe_rkey_iova_get() checks the result again.
+ */
+static bool rxe_rkey_region(struct rxe_qp *qp, u32 rkey, u64 *iova, u64 *len)
+{
+	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
+	struct rxe_elem *elem;
+	struct rxe_mr *mr;
+	struct rxe_mw *mw;
+
+	if ((rkey >> 8) >= RXE_MIN_MW_INDEX) {
+		elem = rxe_pool_get(&rxe->mw_pool, rkey >> 8);
+		if (!elem)
+			return false;
+		mw = container_of(elem, struct rxe_mw, elem);
+		spin_lock_bh(&mw->lock);
+		*iova = mw->access & IB_ZERO_BASED ? 0 : mw->addr;
+		*len = mw->length;
+		spin_unlock_bh(&mw->lock);
+		rxe_elem_put(elem);
+		return true;
+	}
+	mr = rxe_mr_lookup(rxe, rkey);
+	if (!mr)
+		return false;
+	spin_lock_bh(&mr->lock);
+	*iova = mr->ibmr.iova;
+	*len = mr->ibmr.type == IB_MR_TYPE_DMA ? 0 : mr->ibmr.length;
+	spin_unlock_bh(&mr->lock);
+	rxe_elem_put(&mr->elem);
+	return true;
+}
+
+struct rxe_mr *rxe_rkey_region_get(struct rxe_qp *qp, u32 rkey, int access)
+{
+	u64 iova, len;
+
+	if (!rxe_rkey_region(qp, rkey, &iova, &len))
+		return NULL;
+	return rxe_rkey_iova_get(qp, rkey, &iova, len, access);
+}
+
 struct rxe_mr *rxe_rkey_get(struct rxe_qp *qp, u32 rkey, u64 iova, u64 len,
 			    int access)
 {

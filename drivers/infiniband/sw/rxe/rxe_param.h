@@ -90,7 +90,8 @@
 	 (u64)IB_UVERBS_DEVICE_MEM_MGT_EXTENSIONS |		\
 	 (u64)IB_UVERBS_DEVICE_MEM_WINDOW |			\
 	 (u64)IB_UVERBS_DEVICE_MEM_WINDOW_TYPE_2B |		\
-	 RDMA_UVERBS_DEVICE_ATOMIC_WRITE)
+	 RDMA_UVERBS_DEVICE_ATOMIC_WRITE |			\
+	 RDMA_UVERBS_DEVICE_FLUSH_GLOBAL)
 
 /* ---- the one port -------------------------------------------------------- */
 #define RXE_PORT			1

@@ -272,6 +272,9 @@ static int rxe_fill_send_wqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		wqe->dma.length = sizeof(u64);
 		wqe->dma.resid = sizeof(u64);
 		return 0;
+	case IB_WR_FLUSH:
+		/* no kernel work request carries FLUSH operands */
+		return -EINVAL;
 	case IB_WR_REG_MR:
 		wqe->wr.wr.reg.mr = reg_wr(wr)->mr;
 		wqe->wr.wr.reg.key = reg_wr(wr)->key;

@@ -26,6 +26,22 @@
 
 /* ---- pure helpers ---- */
 
+/*
+ * rdma-core v45+ lays the FLUSH operands over the start of wr.wr: the
+ * address (8 bytes), the length and the R_Key (4 each), the placement
+ * type and the selectivity level (1 each).
+ */
+void rxe_wqe_flush(const struct rxe_send_wqe *wqe, struct rxe_wqe_flush *f)
+{
+	const u8 *u = (const u8 *)&wqe->wr.wr;
+
+	memcpy(&f->remote_addr, u, 8);
+	memcpy(&f->length, u + 8, 4);
+	memcpy(&f->rkey, u + 12, 4);
+	f->type = u[16];
+	f->level = u[17];
+}
+
 u32 rxe_mtu_bytes(u32 mtu)
 {
 	if (mtu < IB_MTU_256)
@@ -377,6 +393,9 @@ static int rxe_req_check(struct rxe_qp *qp, struct rxe_swqe *sw, u32 mtu)
 		/* the operand is in the WQE (dma.atomic_wr): no SGE */
 		len = sizeof(u64);
 		dma->num_sge = 0;
+	} else if (op && (op->flags & RXE_WR_EMPTY_RESP)) {
+		/* FLUSH: no SGE, no payload; its length is the RETH's */
+		dma->num_sge = 0;
 	} else if (flags & IB_SEND_INLINE) {
 		len = dma->length;
 		dma->num_sge = 0;
@@ -398,7 +417,8 @@ static int rxe_req_check(struct rxe_qp *qp, struct rxe_swqe *sw, u32 mtu)
 	dma->cur_sge = 0;
 	dma->sge_offset = 0;
 	/* compare-and-swap and fetch-and-add return 8 bytes into the SGEs */
-	if (sw->kind == RXE_SWQE_ATOMIC && len < sizeof(u64))
+	if (sw->kind == RXE_SWQE_ATOMIC && !(op->flags & RXE_WR_EMPTY_RESP) &&
+	    len < sizeof(u64))
 		return IB_WC_LOC_LEN_ERR;
 	if ((qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI) &&
 	    len > mtu)
@@ -522,10 +542,18 @@ static void rxe_req_ext(struct rxe_qp *qp, struct rxe_pkt *pkt,
 	u32 mask = pkt->info.mask;
 	u32 qkey;
 
-	if (mask & RXE_RETH_MASK)
+	if (mask & RXE_FLUSH_MASK) {
+		struct rxe_wqe_flush f;
+
+		rxe_wqe_flush(wqe, &f);
+		rxe_feth_set(rxe_pkt_ext(pkt, RXE_HDR_FETH), f.type, f.level);
+		rxe_reth_set(rxe_pkt_ext(pkt, RXE_HDR_RETH), f.remote_addr,
+			     f.rkey, f.length);
+	} else if (mask & RXE_RETH_MASK) {
 		rxe_reth_set(rxe_pkt_ext(pkt, RXE_HDR_RETH),
 			     wqe->wr.wr.rdma.remote_addr + off,
 			     wqe->wr.wr.rdma.rkey, wqe->dma.length - off);
+	}
 	if (mask & RXE_ATMETH_MASK)
 		rxe_atmeth_set(rxe_pkt_ext(pkt, RXE_HDR_ATMETH),
 			       wqe->wr.wr.atomic.remote_addr,

@@ -131,6 +131,9 @@ int rxe_req_grow(struct rxe_qp *qp, gfp_t gfp);
 
 /* ---- pure helpers (rxe_req.c), unit-tested by KUnit ---- */
 
+/* a FLUSH WQE's operands (struct rxe_wqe_flush) from @wqe */
+void rxe_wqe_flush(const struct rxe_send_wqe *wqe, struct rxe_wqe_flush *f);
+
 /* bytes of one packet for path MTU enum @mtu (IB_MTU_256..4096) */
 u32 rxe_mtu_bytes(u32 mtu);
 /* request packets of a @len byte message at @mtu_bytes (0 bytes: 1) */

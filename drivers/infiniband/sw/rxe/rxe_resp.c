@@ -475,18 +475,32 @@ static int rxe_resp_atomic(struct rxe_resp_ctx *c)
 }
 
 /*
+ * Remember @op at the request's PSN, so that a duplicate gets the same
+ * answer without being executed again, and answer: an empty READ
+ * RESPONSE ONLY (ATOMIC WRITE, FLUSH).
+ */
+static int rxe_resp_empty_answer(struct rxe_resp_ctx *c, u8 op)
+{
+	struct rxe_resp *resp = c->resp;
+	u32 psn = c->pkt->info.psn;
+	struct rxe_resp_res *res = rxe_resp_new_res(resp);
+
+	res->op = op;
+	res->first_psn = psn;
+	res->last_psn = psn;
+	resp->msn++;
+	resp->psn = rxe_psn_add(psn, 1);
+	return rxe_resp_read_send(c, 0, 0, 0, psn);
+}
+
+/*
  * RDMA ATOMIC WRITE (IBTA 1.5, annex A19): the 8 payload bytes to an
- * aligned address in one store, remembered as a resource so that a
- * duplicate is answered again without a second store; the answer is an
- * empty RDMA READ response.
+ * aligned address in one store.
  */
 static int rxe_resp_atomic_write(struct rxe_resp_ctx *c)
 {
-	struct rxe_resp *resp = c->resp;
 	u8 *reth = rxe_pkt_ext(c->pkt, RXE_HDR_RETH);
-	u32 psn = c->pkt->info.psn;
 	u64 va = rxe_reth_va(reth);
-	struct rxe_resp_res *res;
 	struct rxe_mr *mr;
 	int ret;
 
@@ -500,13 +514,51 @@ static int rxe_resp_atomic_write(struct rxe_resp_ctx *c)
 	rxe_elem_put(&mr->elem);
 	if (ret)
 		return ret == -EINVAL ? RXE_RESP_INV_REQ : RXE_RESP_ACCESS;
-	res = rxe_resp_new_res(resp);
-	res->op = RXE_OP_ATOMIC_WRITE;
-	res->first_psn = psn;
-	res->last_psn = psn;
-	resp->msn++;
-	resp->psn = rxe_psn_add(psn, 1);
-	return rxe_resp_read_send(c, 0, 0, 0, psn);
+	return rxe_resp_empty_answer(c, RXE_OP_ATOMIC_WRITE);
+}
+
+/* the QP and MR rights a FLUSH's placement type needs; 0: a bad FETH */
+static int rxe_resp_flush_access(const u8 *feth)
+{
+	u8 plt = rxe_feth_plt(feth);
+	int access = 0;
+
+	if (rxe_feth_reserved(feth) || rxe_feth_sel(feth) > RXE_FLUSH_MR ||
+	    !plt || (plt & ~(RXE_FLUSH_GLOBAL | RXE_FLUSH_PERSISTENT)))
+		return 0;
+	if (plt & RXE_FLUSH_GLOBAL)
+		access |= IB_ACCESS_FLUSH_GLOBAL;
+	if (plt & RXE_FLUSH_PERSISTENT)
+		access |= IB_ACCESS_FLUSH_PERSISTENT;
+	return access;
+}
+
+/*
+ * RDMA FLUSH (IBTA 1.5, annex A19): the key must grant the placement
+ * asked for over the RETH's range, or over the whole region (selectivity
+ * MR: the range is ignored).  Global visibility: the QP's earlier writes
+ * were executed before this request and are in memory; the barrier
+ * orders them before the answer.  Persistence is not offered (no device
+ * capability, so no MR grants it: a remote access error).
+ */
+static int rxe_resp_flush(struct rxe_resp_ctx *c)
+{
+	u8 *feth = rxe_pkt_ext(c->pkt, RXE_HDR_FETH);
+	u8 *reth = rxe_pkt_ext(c->pkt, RXE_HDR_RETH);
+	int access = rxe_resp_flush_access(feth);
+	u64 va = rxe_reth_va(reth);
+	struct rxe_mr *mr;
+
+	if (rxe_feth_sel(feth) == RXE_FLUSH_MR)
+		mr = rxe_rkey_region_get(c->qp, rxe_reth_rkey(reth), access);
+	else
+		mr = rxe_rkey_iova_get(c->qp, rxe_reth_rkey(reth), &va,
+				       rxe_reth_len(reth), access);
+	if (!mr)
+		return RXE_RESP_ACCESS;
+	rxe_elem_put(&mr->elem);
+	smp_mb();
+	return rxe_resp_empty_answer(c, RXE_OP_FLUSH);
 }
 
 /* ---- duplicates (RC) ---- */
@@ -557,7 +609,8 @@ static void rxe_resp_duplicate(struct rxe_resp_ctx *c)
 		    len > res->length || va - res->va > res->length - len)
 			return;
 		rxe_resp_read_send(c, res->rkey, va, len, psn);
-	} else if (psn == res->first_psn && (mask & RXE_ATOMIC_WRITE_MASK)) {
+	} else if (psn == res->first_psn &&
+		   (mask & (RXE_ATOMIC_WRITE_MASK | RXE_FLUSH_MASK))) {
 		rxe_resp_read_send(c, 0, 0, 0, psn);
 	} else if (psn == res->first_psn) {
 		rxe_resp_ack(c, RXE_AETH_ACK | RXE_AETH_NO_CREDITS, psn, true,
@@ -667,10 +720,15 @@ static int rxe_resp_check_op(struct rxe_resp_ctx *c)
 		need = IB_ACCESS_REMOTE_WRITE;
 	else if (mask & RXE_ATOMIC_MASK)
 		need = IB_ACCESS_REMOTE_ATOMIC;
-	if (need && !(c->access & need))
+	else if (mask & RXE_FLUSH_MASK) {
+		need = rxe_resp_flush_access(rxe_pkt_ext(pkt, RXE_HDR_FETH));
+		if (!need)
+			goto invalid;
+	}
+	if (need && (c->access & need) != need)
 		goto invalid;
 	if ((mask & (RXE_READ_MASK | RXE_ATOMIC_MASK |
-		     RXE_ATOMIC_WRITE_MASK)) &&
+		     RXE_ATOMIC_WRITE_MASK | RXE_FLUSH_MASK)) &&
 	    (!c->max_dest_rd_atomic || !c->resp->num_res))
 		goto invalid;
 	/* an atomic write is 8 bytes, said and carried (oA19-28) */
@@ -682,7 +740,7 @@ static int rxe_resp_check_op(struct rxe_resp_ctx *c)
 	 * No message beyond max_msg_sz: a READ of 4 GiB would be answered
 	 * by millions of packets in one run and wrap the PSN space.
 	 */
-	if ((mask & RXE_RETH_MASK) &&
+	if ((mask & RXE_RETH_MASK) && !(mask & RXE_FLUSH_MASK) &&
 	    rxe_reth_len(rxe_pkt_ext(pkt, RXE_HDR_RETH)) > RXE_MAX_MSG_SZ)
 		goto invalid;
 	if (rxe_resp_is_ud(c->type) || !(mask & RXE_PAYLOAD_MASK))
@@ -717,6 +775,8 @@ static int rxe_resp_execute(struct rxe_resp_ctx *c)
 		return rxe_resp_atomic(c);
 	if (mask & RXE_ATOMIC_WRITE_MASK)
 		return rxe_resp_atomic_write(c);
+	if (mask & RXE_FLUSH_MASK)
+		return rxe_resp_flush(c);
 	if ((mask & RXE_RWR_MASK) && !resp->wqe_taken) {
 		ret = rxe_resp_take_wqe(c);
 		if (ret == -EAGAIN)

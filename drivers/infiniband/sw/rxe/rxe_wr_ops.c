@@ -2,7 +2,8 @@
 /*
  * The send work request table (rxe_wr_ops.h).  Pure: builds on the host
  * too.  The QP types are those upstream 6.1 rxe accepts, plus RDMA
- * ATOMIC WRITE on RC (IBTA vol. 1, annex A19; not defined for UC/UD).
+ * ATOMIC WRITE and RDMA FLUSH on RC (IBTA vol. 1, annex A19; not defined
+ * for UC/UD).
  */
 #include "rxe_wr_ops.h"
 
@@ -70,10 +71,14 @@ static const struct rxe_wr_op rxe_wr_ops[] = {
 		   ONE_PKT(RXE_OP_READ_REQ)),
 	[IB_UVERBS_WR_MASKED_ATOMIC_CMP_AND_SWP] = OP(0, 0, 0, 0, NO_PKTS),
 	[IB_UVERBS_WR_MASKED_ATOMIC_FETCH_AND_ADD] = OP(0, 0, 0, 0, NO_PKTS),
-	[RDMA_UVERBS_WR_FLUSH] = OP(0, 0, 0, 0, NO_PKTS),
+	/* the responder keeps a resource for it: it takes a credit */
+	[RDMA_UVERBS_WR_FLUSH] =
+		OP(RC, RXE_WR_RD_CREDIT | RXE_WR_EMPTY_RESP, RXE_SWQE_ATOMIC,
+		   RDMA_UVERBS_WC_FLUSH, ONE_PKT(RXE_OP_FLUSH)),
 	[RDMA_UVERBS_WR_ATOMIC_WRITE] =
-		OP(RC, RXE_WR_VALUE8 | RXE_WR_RD_CREDIT, RXE_SWQE_ATOMIC,
-		   RDMA_UVERBS_WC_ATOMIC_WRITE, ONE_PKT(RXE_OP_ATOMIC_WRITE)),
+		OP(RC, RXE_WR_VALUE8 | RXE_WR_RD_CREDIT | RXE_WR_EMPTY_RESP,
+		   RXE_SWQE_ATOMIC, RDMA_UVERBS_WC_ATOMIC_WRITE,
+		   ONE_PKT(RXE_OP_ATOMIC_WRITE)),
 };
 
 static const struct rxe_wr_op rxe_wr_reg_mr =

@@ -39,6 +39,21 @@ enum rxe_wr_flags {
 	RXE_WR_VALUE8 = 1 << 2,
 	/* takes one of the initiator's max_rd_atomic credits */
 	RXE_WR_RD_CREDIT = 1 << 3,
+	/* answered by an empty RDMA READ response (ATOMIC WRITE, FLUSH) */
+	RXE_WR_EMPTY_RESP = 1 << 4,
+};
+
+/*
+ * A FLUSH WQE's operands: the first member of the WQE's wr.wr union as
+ * rdma-core v45+ writes it (the 6.1 uapi does not name it), read from
+ * there with rxe_wqe_flush().
+ */
+struct rxe_wqe_flush {
+	u64 remote_addr;
+	u32 length;
+	u32 rkey;
+	u8 type;	/* placement: RXE_FLUSH_GLOBAL | RXE_FLUSH_PERSISTENT */
+	u8 level;	/* selectivity: RXE_FLUSH_RANGE or RXE_FLUSH_MR */
 };
 
 #define RXE_NO_PKT		(-1)

@@ -48,7 +48,7 @@ void check_parse(const u8 *p, u32 len) {
   check(!!(info.flags & RXE_INFO_SE) == rxe_bth_se(buf.data()));
   check(!!(info.flags & RXE_INFO_ACKREQ) == rxe_bth_ackreq(buf.data()));
   static const u8 hlen[RXE_NUM_HDR_TYPES] = {
-      RXE_DETH_LEN, RXE_RETH_LEN, RXE_ATMETH_LEN, RXE_AETH_LEN,
+      RXE_DETH_LEN, RXE_FETH_LEN, RXE_RETH_LEN, RXE_ATMETH_LEN, RXE_AETH_LEN,
       RXE_ATMACK_LEN, RXE_IMMDT_LEN, RXE_IETH_LEN};
   for (int t = 0; t < RXE_NUM_HDR_TYPES; t++)
     if (oi->mask & (1U << t))

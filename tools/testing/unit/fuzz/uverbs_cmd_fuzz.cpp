@@ -111,7 +111,8 @@ void CheckMrAccess(uint32_t cmd, uint32_t access) {
     Fail("mr_access unstable", cmd, ret);
   if (ret)
     return;
-  if (out & ~0xffu)
+  // bits 0..7, and the FLUSH targets 8 and 9 (IBTA 1.5)
+  if (out & ~0x3ffu)
     Fail("mr_access passes unknown or optional bits", cmd, ret);
   if ((out & (IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_REMOTE_ATOMIC)) &&
       !(out & IB_UVERBS_ACCESS_LOCAL_WRITE))

@@ -42,6 +42,13 @@ for stack in ${DATAPATH_STACKS:-$(by_tier ours "upstream ours")}; do
 	rc=$?
 	echo "datapath ($stack): rc=$rc"
 	[ "$rc" = 0 ] || { echo "FAIL: datapath against $stack"; fails=$((fails + 1)); }
+	# RDMA FLUSH (IBTA 1.5): ours only, upstream 6.1 has none
+	if [ "$stack" = ours ] && [ -z "${DATAPATH_FILTER:-}" ]; then
+		VERBS_DEV=rxe0 DP_WAIT=${DP_WAIT:-20} timeout -k 5 300 "$REPO/build/selftests/flush_test" 2>&1
+		rc=$?
+		echo "flush_test: rc=$rc"
+		[ "$rc" = 0 ] || { echo "FAIL: flush_test"; fails=$((fails + 1)); }
+	fi
 	rxe0_down
 	stack_unload || die "unload $stack"
 done

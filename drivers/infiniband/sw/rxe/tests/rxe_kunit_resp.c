@@ -115,7 +115,59 @@ static void rxe_kunit_resp_atomic_write(struct kunit *test)
 	}
 }
 
+/*
+ * RDMA FLUSH: a well-formed FETH (a known placement type, selectivity
+ * RANGE or MR, nothing reserved) whose placement the QP grants, on a QP
+ * with responder resources.  The RETH's length is not bounded by the
+ * message size (selectivity MR ignores it).
+ */
+static void rxe_kunit_resp_flush(struct kunit *test)
+{
+	static const struct {
+		u32 feth;
+		u32 len;
+		int access;
+		u32 rd_atomic;
+		int want;
+	} cases[] = {
+		{ 0x01, 4096, IB_ACCESS_FLUSH_GLOBAL, 1, RXE_RESP_OK },
+		{ 0x11, 0xffffffffU, IB_ACCESS_FLUSH_GLOBAL, 1, RXE_RESP_OK },
+		{ 0x03, 64, IB_ACCESS_FLUSH_GLOBAL | IB_ACCESS_FLUSH_PERSISTENT, 1,
+		  RXE_RESP_OK },
+		{ 0x01, 64, IB_ACCESS_REMOTE_WRITE, 1, RXE_RESP_INV_REQ },
+		{ 0x03, 64, IB_ACCESS_FLUSH_GLOBAL, 1, RXE_RESP_INV_REQ },
+		{ 0x02, 64, IB_ACCESS_FLUSH_GLOBAL, 1, RXE_RESP_INV_REQ },
+		{ 0x00, 64, IB_ACCESS_FLUSH_GLOBAL, 1, RXE_RESP_INV_REQ },
+		{ 0x05, 64, IB_ACCESS_FLUSH_GLOBAL, 1, RXE_RESP_INV_REQ },
+		{ 0x21, 64, IB_ACCESS_FLUSH_GLOBAL, 1, RXE_RESP_INV_REQ },
+		{ 0x41, 64, IB_ACCESS_FLUSH_GLOBAL, 1, RXE_RESP_INV_REQ },
+		{ 0x01, 64, IB_ACCESS_FLUSH_GLOBAL, 0, RXE_RESP_INV_REQ },
+	};
+	struct rxe_resp_ctx c;
+	struct rxe_pkt pkt;
+	u8 buf[12 + 4 + 16 + 4];
+	unsigned int i;
+
+	kr_ctx(test, &c, &pkt);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		c.access = cases[i].access;
+		c.max_dest_rd_atomic = cases[i].rd_atomic;
+		memset(buf, 0, sizeof(buf));
+		rxe_bth_set(buf, RXE_OP_FLUSH, false, 0, 0xffff, 17, true, 5);
+		buf[12 + 3] = (u8)cases[i].feth;
+		buf[12] = (u8)(cases[i].feth >> 24);
+		rxe_reth_set(buf + 16, 0x10000, 0x1234, cases[i].len);
+		memset(&pkt, 0, sizeof(pkt));
+		KUNIT_ASSERT_EQ(test, (int)rxe_hdr_parse(buf, sizeof(buf), &pkt.info),
+				(int)RXE_PARSE_OK);
+		pkt.hdr = buf;
+		KUNIT_EXPECT_EQ_MSG(test, rxe_resp_check_op(&c), cases[i].want,
+				    "case %u (FETH 0x%x)", i, cases[i].feth);
+	}
+}
+
 static struct kunit_case rxe_kunit_resp_cases[] = {
+	KUNIT_CASE(rxe_kunit_resp_flush),
 	KUNIT_CASE(rxe_kunit_resp_msg_len),
 	KUNIT_CASE(rxe_kunit_resp_atomic_write),
 	{}
