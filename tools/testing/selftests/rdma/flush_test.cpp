@@ -101,8 +101,9 @@ protected:
 			ibv_destroy_cq(cq);
 		if (pd)
 			ibv_dealloc_pd(pd);
-		if (ctx)
+		if (ctx) {
 			EXPECT_EQ(ibv_close_device(ctx), 0);
+		}
 	}
 
 	// the requester: CREATE_QP with this PD and CQ, its SQ ring mapped
