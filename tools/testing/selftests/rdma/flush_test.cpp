@@ -200,6 +200,8 @@ protected:
 		ib_uverbs_post_send_resp r{};
 		d.response = (uint64_t)(uintptr_t)&r;
 		d.qp_handle = qp_handle;
+		// librxe's doorbell: no WR, wqe_size that of an ibv_send_wr
+		d.wqe_size = sizeof(ibv_send_wr);
 		ASSERT_EQ(uverbs(ctx->cmd_fd, IB_USER_VERBS_CMD_POST_SEND, d, sizeof(r) / 4), 0)
 			<< "doorbell: " << strerror(errno);
 	}
