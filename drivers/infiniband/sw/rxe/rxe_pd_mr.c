@@ -3,8 +3,8 @@
  * Protection domains and memory regions.
  *
  * MR keys are (pool index << 8) | key byte; lkey and rkey are the same
- * key, the rkey only when remote access is granted (0 otherwise), as in
- * Linux 6.1.  User MRs pin their pages through core's ib_umem; fast-reg
+ * key, the rkey only when remote access (read, write, atomic, or a FLUSH
+ * target's) is granted (0 otherwise), as in Linux 6.1.  User MRs pin their pages through core's ib_umem; fast-reg
  * MRs (IB_MR_TYPE_MEM_REG) get a page list from map_mr_sg() and become
  * usable with IB_WR_REG_MR (rxe_post.c).  The page list is what the data
  * path will translate addresses with.
@@ -18,8 +18,11 @@
 #include "rxe.h"
 #include "rxe_obj.h"
 
+/* the rights a peer uses the rkey for (a FLUSH target's too) */
 #define RXE_ACCESS_REMOTE	(IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \
-				 IB_ACCESS_REMOTE_ATOMIC)
+				 IB_ACCESS_REMOTE_ATOMIC | \
+				 IB_ACCESS_FLUSH_GLOBAL | \
+				 IB_ACCESS_FLUSH_PERSISTENT)
 
 int rxe_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
