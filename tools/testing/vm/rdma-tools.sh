@@ -149,6 +149,22 @@ tool_run_once() {
 		wait "$spid"
 		rc_s=$?
 	fi
+	# ibv_rc_pingpong's server closes its QP as soon as it has received
+	# every message: on a lossy link the ACK of the client's last SEND
+	# can be lost with nobody left to answer the retransmission, and the
+	# client ends in "retry counter exceeded".  With TOOL_LOSSY_TAIL=1
+	# that is a pass when the server finished every iteration (all data
+	# arrived, all its SENDs were acknowledged); TOOL_LAST_TAIL=1 says so.
+	TOOL_LAST_TAIL=
+	if [ "${TOOL_LOSSY_TAIL:-}" = 1 ] && [ "$tool" = ibv_rc_pingpong ] &&
+	   [ "$rc_s" = 0 ] && [ "$rc_c" != 0 ] && tool_ok "$tool" "$so" &&
+	   grep -q 'transport retry counter exceeded (12) for wr_id 2$' "$co" &&
+	   ! tool_ok "$tool" "$co"; then
+		echo "note: $label: the ACK of the client's last SEND was lost after the server closed"
+		TOOL_LAST_TAIL=1
+		rc_c=0
+		co=$so
+	fi
 	[ "$rc_s" = 0 ] || why="server exit $rc_s"
 	[ "$rc_c" = 0 ] || why="$why${why:+, }client exit $rc_c"
 	if [ -z "$why" ]; then
