@@ -14,7 +14,8 @@
 # exits 1.
 #
 # Environment: CHECK_TIER (check|full), FUZZ_SECONDS (per fuzz target),
-# SCENARIOS (VM scenarios to run instead of the tier's), VM_TIMEOUT,
+# SCENARIOS (VM scenarios to run instead of the tier's), VM_LANES (VMs
+# that share the scenarios, at the same time; default 2), VM_TIMEOUT,
 # WIRE_TIMEOUT, WIRE_PAIRS (names in tools/testing/vm/wire instead of the
 # tier's), CHECK_STAGES (stage names to run, default all).
 set -u
@@ -102,7 +103,7 @@ if want host; then
 		host_cases+=("fuzz:$(basename "$f" .cpp)")
 	done
 	run_stage host "${host_cases[@]}" -- \
-		"$repo/tools/testing/unit/run.sh" "$results" --fuzz-seconds "${FUZZ_SECONDS:-20}"
+		"$repo/tools/testing/unit/run.sh" "$results" --fuzz-seconds "${FUZZ_SECONDS:-$([ "$tier" = full ] && echo 120 || echo 10)}"
 	# census: at least one case per TEST/TEST_F/TEST_P in the sources
 	declared=$(cat "$repo"/tools/testing/unit/*_test.cpp | grep -cE '^TEST(_F|_P)?\(')
 	ran=$(grep -cE '^(PASS|FAIL) host:' "$results")
@@ -133,6 +134,55 @@ tier_scenarios() {
 	done
 }
 
+# scenario_cost NAME: its "# cost: SECONDS" line (what it took in make
+# check on CI, roughly), or 100
+scenario_cost() {
+	local c
+	c=$(sed -n 's/^# cost: *\([0-9][0-9]*\).*/\1/p' "$vm/scenarios/$1.sh" 2>/dev/null | head -n 1)
+	echo "${c:-100}"
+}
+
+# vm_lanes LANES SCENARIO...: the scenarios split over LANES VMs that run
+# at the same time (longest first, each to the least loaded VM; each VM
+# runs its share in name order).  The guest's work is mostly one shell
+# step at a time, so a second VM uses the host core the first leaves
+# idle.  VM N writes to $out/vm (N = 1) or $out/vm-N, its leak verdict is
+# vm:kmemleak or vm:kmemleak-N, its output is shown after all have ended.
+vm_lanes() {
+	local lanes=$1 s i best rc=0
+	shift
+	local -a load=() members=() pids=()
+	for ((i = 0; i < lanes; i++)); do load[i]=0; members[i]=""; done
+	while read -r _ s; do
+		best=0
+		for ((i = 1; i < lanes; i++)); do
+			[ "${load[i]}" -lt "${load[best]}" ] && best=$i
+		done
+		load[best]=$(( load[best] + $(scenario_cost "$s") ))
+		members[best]="${members[best]} $s"
+	done < <(for s in "$@"; do echo "$(scenario_cost "$s") $s"; done | sort -k1,1nr -k2)
+	for ((i = 0; i < lanes; i++)); do
+		[ -n "${members[i]}" ] || continue
+		local -a mine
+		read -r -a mine < <(tr ' ' '\n' <<<"${members[i]}" | sed '/^$/d' | sort | tr '\n' ' ')
+		local dir=$out/vm leak=kmemleak
+		[ "$i" = 0 ] || { dir=$out/vm-$((i + 1)); leak=kmemleak-$((i + 1)); }
+		echo "vm lane $((i + 1)): ${mine[*]} (cost ${load[i]})"
+		"$vm/run-vm.sh" --kdir "$kdir" --moddir "$repo/build/kbuild/w1" \
+			--out "$dir" --results "$results" --timings "$timings" --kmemleak-case "$leak" \
+			--timeout "${VM_TIMEOUT:-$([ "${CHECK_TIER:-check}" = full ] && echo 14400 || echo 4800)}" \
+			"${mine[@]}" >"$out/vm-lane-$((i + 1)).out" 2>&1 &
+		pids[i]=$!
+	done
+	for ((i = 0; i < lanes; i++)); do
+		[ -n "${pids[i]:-}" ] || continue
+		wait "${pids[i]}" || rc=1
+		echo "--- vm lane $((i + 1))"
+		cat "$out/vm-lane-$((i + 1)).out"
+	done
+	return $rc
+}
+
 if want vm; then
 	stage "VM: KUnit and scenarios"
 	if modules_ok; then
@@ -141,12 +191,12 @@ if want vm; then
 		else
 			mapfile -t scen < <(tier_scenarios)
 		fi
+		lanes=${VM_LANES:-2}
+		[ "$lanes" -le "${#scen[@]}" ] || lanes=${#scen[@]}
 		vm_cases=(vm:kmemleak)
+		for ((i = 2; i <= lanes; i++)); do vm_cases+=("vm:kmemleak-$i"); done
 		for s in "${scen[@]}"; do vm_cases+=("vm:$s"); done
-		run_stage vm "${vm_cases[@]}" -- \
-			"$vm/run-vm.sh" --kdir "$kdir" --moddir "$repo/build/kbuild/w1" \
-			--out "$out/vm" --results "$results" --timings "$timings" \
-			--timeout "${VM_TIMEOUT:-$([ "${CHECK_TIER:-check}" = full ] && echo 14400 || echo 4800)}" "${scen[@]}"
+		run_stage vm "${vm_cases[@]}" -- vm_lanes "$lanes" "${scen[@]}"
 	else
 		record FAIL "vm:not-run (modules did not build)"
 	fi

@@ -14,6 +14,8 @@
 #   --results FILE   append "PASS|FAIL <prefix><case>" lines here
 #   --timings FILE   append "seconds <prefix><scenario>" lines here
 #   --prefix P       case-name prefix for --results (default "vm:")
+#   --kmemleak-case C  the name of the end-of-run leak verdict (default
+#                    "kmemleak"; each VM of a parallel run has its own)
 #   --timeout S      whole-run timeout in seconds (default 1800)
 #   --net MODE:PORT[:MAC]  virtio-net on a QEMU socket netdev, MODE listen or
 #                    connect (two VMs on one wire); MAC default 52:54:00:12:34:56
@@ -43,6 +45,7 @@ out=
 results=
 timings=
 prefix=vm:
+kmemleak_case=kmemleak
 run_timeout=1800
 net=
 smp=2
@@ -62,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--results) results=$2; shift ;;
 	--timings) timings=$2; shift ;;
 	--prefix) prefix=$2; shift ;;
+	--kmemleak-case) kmemleak_case=$2; shift ;;
 	--timeout) run_timeout=$2; shift ;;
 	--net) net=$2; shift ;;
 	--smp) smp=$2; shift ;;
@@ -298,7 +302,7 @@ fi
 
 if [ "$mode" = scenarios ] && [ ${#resolved[@]} -gt 0 ]; then
 	if [ "$(cat "$out/kmemleak.rc" 2>/dev/null)" != done ]; then
-		record FAIL kmemleak
+		record FAIL "$kmemleak_case"
 		echo "---- kmemleak did not scan: $(cat "$out/kmemleak.err" 2>/dev/null || echo 'the VM did not get there')"
 	else
 		since=$(cat "$out/kmemleak.start" 2>/dev/null)
@@ -309,9 +313,9 @@ if [ "$mode" = scenarios ] && [ ${#resolved[@]} -gt 0 ]; then
 			echo "note: kmemleak: $boot_leaks object(s) leaked during the boot (allocated before the scenarios; not judged)"
 		harness_leaks=$(sed -n 's/^harness //p' "$out/kmemleak.split")
 		if [ "$krc" = 0 ]; then
-			record PASS kmemleak
+			record PASS "$kmemleak_case"
 		else
-			record FAIL kmemleak
+			record FAIL "$kmemleak_case"
 			tail -n +3 "$out/kmemleak.split" | head -n 60
 		fi
 		if [ -n "$expect_leak" ]; then
