@@ -99,18 +99,7 @@ tool_value() {
 # (the server may be in another VM: TOOL_REMOTE=1 there; TOOL_ROLE=server
 # or client then runs only that side).  Returns 0 if the run passed.
 tool_run() {
-	local try
-	# again (at most twice) only for perftest's "inf", and only when both
-	# sides run here: a retry on one side alone would desynchronise a pair
-	if [ "${TOOL_ROLE:-both}" != both ]; then
-		TOOL_TRY=3 tool_run_once "$@"
-		return
-	fi
-	for try in 1 2 3; do
-		TOOL_TRY=$try tool_run_once "$@" && return 0
-		[ -n "${TOOL_LAST_INF:-}" ] || return 1
-	done
-	return 1
+	tool_run_once "$@"
 }
 
 tool_run_once() {
@@ -177,13 +166,15 @@ tool_run_once() {
 	fi
 	# a latency row of "inf": perftest rejected its CPU-frequency sample
 	# (TCG) and could not convert cycles; the transfers themselves ran
+	# (both sides exited 0 after the whole exchange), only the number is
+	# missing
 	TOOL_LAST_INF=
-	if [ -n "$why" ] && grep -qE '^ *[0-9]+ +[0-9]+ +inf ' "$co"; then
+	if [ "$rc_s" = 0 ] && [ "$rc_c" = 0 ] && [ -n "$why" ] &&
+	   grep -qE '^ *[0-9]+ +[0-9]+ +inf ' "$co"; then
 		TOOL_LAST_INF=1
-		if [ "${TOOL_TRY:-3}" -lt 3 ]; then
-			echo "note: $label printed inf (no CPU-frequency sample); again"
-			return 1
-		fi
+		echo "note: $label printed inf (no CPU-frequency sample): the latency is unknown"
+		echo "PASS $label inf usec" | tee -a "$TOOLS_WORK/results"
+		return 0
 	fi
 	if [ -z "$why" ]; then
 		val=$(tool_value "$tool" "$co")
