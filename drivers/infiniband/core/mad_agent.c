@@ -186,19 +186,11 @@ int ib_mad_agent_unregister(struct ib_mad_agent_table *t,
 			    const struct ib_mad_send_table *s, u32 agent,
 			    enum ib_mad_agent_why *why)
 {
-	struct ib_mad_agent_slot *a;
-	u32 j;
-
 	if (agent >= IB_MAD_AGENT_MAX || !t->agent[agent].used)
 		return agent_refuse(IB_MAD_AGENT_WHY_NO_AGENT, why);
 	if (ib_mad_send_first_of_agent(s, agent) >= 0)
 		return agent_refuse(IB_MAD_AGENT_WHY_BUSY, why);
-	a = &t->agent[agent];
-	a->used = false;
-	a->claim.mgmt_class = 0;
-	a->claim.class_version = 0;
-	for (j = 0; j < IB_MAD_AGENT_METHOD_WORDS; j++)
-		a->claim.methods[j] = 0;
+	t->agent[agent].used = false;
 	if (why)
 		*why = IB_MAD_AGENT_WHY_OK;
 	return 0;
@@ -214,7 +206,6 @@ int ib_mad_agent_claimant(const struct ib_mad_agent_table *t, u8 mgmt_class,
 		const struct ib_mad_agent_slot *a = &t->agent[i];
 
 		if (a->used && a->claim.mgmt_class == mgmt_class &&
-		    a->claim.mgmt_class != 0 &&
 		    a->claim.class_version == class_version &&
 		    ib_mad_agent_claims_method(&a->claim, method))
 			return (int)i;

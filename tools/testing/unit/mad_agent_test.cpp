@@ -304,6 +304,8 @@ TEST_F(Mad, TidsAreTheHiTidOverAPerAgentCounter) {
   EXPECT_EQ(0x0012345700000000ull, ib_mad_agent_next_tid(&t, 1)) << "wraps in 32 bits";
   EXPECT_EQ(0u, ib_mad_agent_next_tid(&t, 2));
   EXPECT_EQ(0u, ib_mad_agent_next_tid(&t, IB_MAD_AGENT_MAX));
+  ASSERT_EQ(0, ib_mad_agent_unregister(&t, &s, 1, nullptr));
+  EXPECT_EQ(0u, ib_mad_agent_next_tid(&t, 1)) << "unregistered";
 }
 
 // -------------------------------------------------------------- dispatch
@@ -419,6 +421,11 @@ TEST_F(Mad, ResponsesGoToTheAgentNamedByTheTidsHighWord) {
   ExpectDrop(Rx(Hdr(kSa, 2, kGetResp, ib_mad_wire_tid(0x777, (u32)tid))),
              IB_MAD_RX_WHY_NO_TID_AGENT);
   ExpectDrop(Rx(Hdr(kSa, 2, kGetResp, tid | 1ull << 56)), IB_MAD_RX_WHY_NO_TID_AGENT);
+  // a send may carry another agent's TID (an answer echoes the asker's),
+  // but a response goes by the TID's agent, which did not send it
+  const u64 foreign = ib_mad_wire_tid(Hi(0), 0x4242);
+  ASSERT_GE(Post(1, foreign, kSa, 100, 0), 0);
+  ExpectDrop(Rx(Hdr(kSa, 2, kGetResp, foreign)), IB_MAD_RX_WHY_NO_SEND);
 }
 
 TEST_F(Mad, AResponseMustMatchTidAndClassOfAnOutstandingSend) {
