@@ -16,32 +16,24 @@
 
 /* ---- agents ---- */
 
-static const int agent_why_errno[IB_MAD_AGENT_WHY_NUM] = {
-	[IB_MAD_AGENT_WHY_OK] = 0,
-	[IB_MAD_AGENT_WHY_BAD_CLASS] = -EINVAL,
-	[IB_MAD_AGENT_WHY_SMI_CLASS] = -EINVAL,
-	[IB_MAD_AGENT_WHY_VENDOR_OUI] = -EOPNOTSUPP,
-	[IB_MAD_AGENT_WHY_BAD_VERSION] = -EINVAL,
-	[IB_MAD_AGENT_WHY_NO_METHODS] = -EINVAL,
-	[IB_MAD_AGENT_WHY_BAD_METHOD] = -EINVAL,
-	[IB_MAD_AGENT_WHY_CONFLICT] = -EINVAL,
-	[IB_MAD_AGENT_WHY_FULL] = -ENOSPC,
-	[IB_MAD_AGENT_WHY_NO_AGENT] = -EINVAL,
-	[IB_MAD_AGENT_WHY_BUSY] = -EBUSY,
+/* what each refusal returns, and its name */
+struct agent_why_info {
+	int err;
+	const char *name;
 };
 
-static const char *const agent_why_names[IB_MAD_AGENT_WHY_NUM] = {
-	[IB_MAD_AGENT_WHY_OK] = "ok",
-	[IB_MAD_AGENT_WHY_BAD_CLASS] = "bad_class",
-	[IB_MAD_AGENT_WHY_SMI_CLASS] = "smi_class",
-	[IB_MAD_AGENT_WHY_VENDOR_OUI] = "vendor_oui",
-	[IB_MAD_AGENT_WHY_BAD_VERSION] = "bad_version",
-	[IB_MAD_AGENT_WHY_NO_METHODS] = "no_methods",
-	[IB_MAD_AGENT_WHY_BAD_METHOD] = "bad_method",
-	[IB_MAD_AGENT_WHY_CONFLICT] = "conflict",
-	[IB_MAD_AGENT_WHY_FULL] = "full",
-	[IB_MAD_AGENT_WHY_NO_AGENT] = "no_agent",
-	[IB_MAD_AGENT_WHY_BUSY] = "busy",
+static const struct agent_why_info agent_whys[IB_MAD_AGENT_WHY_NUM] = {
+	[IB_MAD_AGENT_WHY_OK] = { 0, "ok" },
+	[IB_MAD_AGENT_WHY_BAD_CLASS] = { -EINVAL, "bad_class" },
+	[IB_MAD_AGENT_WHY_SMI_CLASS] = { -EINVAL, "smi_class" },
+	[IB_MAD_AGENT_WHY_VENDOR_OUI] = { -EOPNOTSUPP, "vendor_oui" },
+	[IB_MAD_AGENT_WHY_BAD_VERSION] = { -EINVAL, "bad_version" },
+	[IB_MAD_AGENT_WHY_NO_METHODS] = { -EINVAL, "no_methods" },
+	[IB_MAD_AGENT_WHY_BAD_METHOD] = { -EINVAL, "bad_method" },
+	[IB_MAD_AGENT_WHY_CONFLICT] = { -EINVAL, "conflict" },
+	[IB_MAD_AGENT_WHY_FULL] = { -ENOSPC, "full" },
+	[IB_MAD_AGENT_WHY_NO_AGENT] = { -EINVAL, "no_agent" },
+	[IB_MAD_AGENT_WHY_BUSY] = { -EBUSY, "busy" },
 };
 
 /*
@@ -55,7 +47,7 @@ static int agent_refuse(enum ib_mad_agent_why w, enum ib_mad_agent_why *why)
 {
 	if (why)
 		*why = w;
-	return agent_why_errno[w];
+	return agent_whys[w].err;
 }
 
 void ib_mad_agent_table_init(struct ib_mad_agent_table *t, u32 first_hi_tid)
@@ -229,30 +221,20 @@ const char *ib_mad_agent_why_str(enum ib_mad_agent_why why)
 {
 	if ((u32)why >= IB_MAD_AGENT_WHY_NUM)
 		return "unknown";
-	return agent_why_names[why];
+	return agent_whys[why].name;
 }
 EXPORT_SYMBOL(ib_mad_agent_why_str);
 
 /* ---- outstanding sends ---- */
 
+/* a free slot is all zero bytes (IB_MAD_SEND_FREE, false, 0) */
 static void slot_clear(struct ib_mad_send_slot *p)
 {
+	u8 *b = (u8 *)p;
 	u32 i;
 
-	p->state = IB_MAD_SEND_FREE;
-	p->agent = 0;
-	p->mgmt_class = 0;
-	p->canceled = false;
-	p->answered = false;
-	p->has_peer = false;
-	p->timeout_ms = 0;
-	p->retries = 0;
-	p->resent = 0;
-	p->tid = 0;
-	p->deadline_ms = 0;
-	p->seq = 0;
-	for (i = 0; i < sizeof(p->peer_gid); i++)
-		p->peer_gid[i] = 0;
+	for (i = 0; i < sizeof(*p); i++)
+		b[i] = 0;
 }
 
 void ib_mad_send_table_init(struct ib_mad_send_table *s)
@@ -311,6 +293,23 @@ static void send_complete(struct ib_mad_send_table *s, u32 slot,
 	act->status = (u8)status;
 	slot_clear(&s->slot[slot]);
 	s->used--;
+}
+
+/*
+ * A waiting send completes now with @status; a posted one still owns its
+ * buffer in the QP, so it sets *@later and completes at its send
+ * completion.
+ */
+static void finish_or_defer(struct ib_mad_send_table *s, u32 slot,
+			    enum ib_mad_send_status status, bool *later,
+			    struct ib_mad_send_action *act)
+{
+	if (s->slot[slot].state == IB_MAD_SEND_WAIT) {
+		send_complete(s, slot, status, act);
+		return;
+	}
+	*later = true;
+	act_fill(act, slot, &s->slot[slot], IB_MAD_SEND_DO_NOTHING);
 }
 
 int ib_mad_send_post(struct ib_mad_send_table *s,
@@ -389,18 +388,10 @@ static bool awaits_response(const struct ib_mad_send_slot *p)
 int ib_mad_send_on_response(struct ib_mad_send_table *s, u32 slot,
 			    struct ib_mad_send_action *act)
 {
-	struct ib_mad_send_slot *p;
-
 	act_none(act, -1);
 	if (slot >= IB_MAD_SEND_MAX || !awaits_response(&s->slot[slot]))
 		return -EINVAL;
-	p = &s->slot[slot];
-	if (p->state == IB_MAD_SEND_WAIT) {
-		send_complete(s, slot, IB_MAD_SEND_OK, act);
-		return 0;
-	}
-	p->answered = true;
-	act_fill(act, slot, p, IB_MAD_SEND_DO_NOTHING);
+	finish_or_defer(s, slot, IB_MAD_SEND_OK, &s->slot[slot].answered, act);
 	return 0;
 }
 EXPORT_SYMBOL(ib_mad_send_on_response);
@@ -466,18 +457,11 @@ EXPORT_SYMBOL(ib_mad_send_next_deadline);
 int ib_mad_send_cancel(struct ib_mad_send_table *s, u32 slot,
 		       struct ib_mad_send_action *act)
 {
-	struct ib_mad_send_slot *p;
-
 	act_none(act, -1);
 	if (slot >= IB_MAD_SEND_MAX || s->slot[slot].state == IB_MAD_SEND_FREE)
 		return -EINVAL;
-	p = &s->slot[slot];
-	if (p->state == IB_MAD_SEND_WAIT) {
-		send_complete(s, slot, IB_MAD_SEND_ERR_CANCELED, act);
-		return 0;
-	}
-	p->canceled = true;
-	act_fill(act, slot, p, IB_MAD_SEND_DO_NOTHING);
+	finish_or_defer(s, slot, IB_MAD_SEND_ERR_CANCELED,
+			&s->slot[slot].canceled, act);
 	return 0;
 }
 EXPORT_SYMBOL(ib_mad_send_cancel);
@@ -530,19 +514,22 @@ static const char *const send_status_names[] = {
 
 #define NAMES_LEN(a)	((u32)(sizeof(a) / sizeof((a)[0])))
 
+/* @names[@v], or "unknown" past its @n entries */
+static const char *name_of(const char *const *names, u32 n, u32 v)
+{
+	return v < n ? names[v] : "unknown";
+}
+
 const char *ib_mad_send_do_str(enum ib_mad_send_do what)
 {
-	if ((u32)what >= NAMES_LEN(send_do_names))
-		return "unknown";
-	return send_do_names[what];
+	return name_of(send_do_names, NAMES_LEN(send_do_names), (u32)what);
 }
 EXPORT_SYMBOL(ib_mad_send_do_str);
 
 const char *ib_mad_send_status_str(enum ib_mad_send_status status)
 {
-	if ((u32)status >= NAMES_LEN(send_status_names))
-		return "unknown";
-	return send_status_names[status];
+	return name_of(send_status_names, NAMES_LEN(send_status_names),
+		       (u32)status);
 }
 EXPORT_SYMBOL(ib_mad_send_status_str);
 
@@ -698,16 +685,12 @@ EXPORT_SYMBOL(ib_mad_rx_dispatch_raw);
 
 const char *ib_mad_rx_verdict_str(enum ib_mad_rx_verdict v)
 {
-	if ((u32)v >= NAMES_LEN(rx_verdict_names))
-		return "unknown";
-	return rx_verdict_names[v];
+	return name_of(rx_verdict_names, NAMES_LEN(rx_verdict_names), (u32)v);
 }
 EXPORT_SYMBOL(ib_mad_rx_verdict_str);
 
 const char *ib_mad_rx_why_str(enum ib_mad_rx_why why)
 {
-	if ((u32)why >= IB_MAD_RX_WHY_NUM)
-		return "unknown";
-	return rx_why_names[why];
+	return name_of(rx_why_names, IB_MAD_RX_WHY_NUM, (u32)why);
 }
 EXPORT_SYMBOL(ib_mad_rx_why_str);
