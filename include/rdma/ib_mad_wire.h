@@ -183,6 +183,14 @@ int ib_mad_wire_check_recv(const u8 *mad, u32 len, bool on_qp0,
 			   struct ib_mad_wire_hdr *hdr,
 			   enum ib_mad_wire_why *why);
 
+/*
+ * The same checks on a header already decoded (the size is not known
+ * here, so never IB_MAD_WHY_SHORT/_LONG): IB_MAD_WHY_OK or the first rule
+ * @hdr breaks, in the order of enum ib_mad_wire_why.
+ */
+enum ib_mad_wire_why ib_mad_wire_check_hdr(const struct ib_mad_wire_hdr *hdr,
+					   bool on_qp0);
+
 const char *ib_mad_wire_why_str(enum ib_mad_wire_why why);
 
 /*

@@ -256,8 +256,8 @@ static bool class_is_smi(u8 mgmt_class)
 }
 
 /* the rules in order; the first that fails names the refusal */
-static enum ib_mad_wire_why check_hdr(const struct ib_mad_wire_hdr *hdr,
-				      bool on_qp0)
+enum ib_mad_wire_why ib_mad_wire_check_hdr(const struct ib_mad_wire_hdr *hdr,
+					   bool on_qp0)
 {
 	if (hdr->base_version != IB_MAD_WIRE_BASE_VERSION)
 		return IB_MAD_WHY_BASE_VERSION;
@@ -276,6 +276,7 @@ static enum ib_mad_wire_why check_hdr(const struct ib_mad_wire_hdr *hdr,
 		return IB_MAD_WHY_CM_CLASS_VERSION;
 	return IB_MAD_WHY_OK;
 }
+EXPORT_SYMBOL(ib_mad_wire_check_hdr);
 
 static const int why_errno[IB_MAD_WHY_NUM] = {
 	[IB_MAD_WHY_OK] = 0,
@@ -312,7 +313,7 @@ int ib_mad_wire_check_recv(const u8 *mad, u32 len, bool on_qp0,
 	else if (ib_mad_wire_hdr_decode(mad, len, hdr))
 		w = IB_MAD_WHY_SHORT;
 	else
-		w = check_hdr(hdr, on_qp0);
+		w = ib_mad_wire_check_hdr(hdr, on_qp0);
 	if (why)
 		*why = w;
 	return why_errno[w];

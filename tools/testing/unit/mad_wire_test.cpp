@@ -328,6 +328,35 @@ TEST(MadCheck, EveryRefusalHasAName) {
   EXPECT_STREQ(ib_mad_wire_why_str(IB_MAD_WHY_NUM), "unknown");
 }
 
+TEST(MadCheck, DecodedHeadersGetTheSameVerdict) {
+  // one image per rule (and the CM Send that passes), on both QPs
+  std::vector<Mad> images = {CmMad(), CmMad(0x01), CmMad(0x01, IB_MAD_WIRE_ATTR_CLASS_PORT_INFO)};
+  for (u8 b : {0x00, 0x02}) {
+    images.push_back(CmMad());
+    images.back()[0] = b;
+  }
+  for (u8 cls : {0x01, 0x81, 0x03}) {
+    images.push_back(CmMad(0x01));
+    images.back()[1] = cls;
+  }
+  images.push_back(CmMad());
+  images.back()[2] = 1;
+  unsigned seen = 0;
+  for (const Mad &m : images) {
+    for (bool qp0 : {false, true}) {
+      enum ib_mad_wire_why want;
+      struct ib_mad_wire_hdr h;
+      Check(m, qp0, &want);
+      ASSERT_EQ(ib_mad_wire_hdr_decode(m.data(), (u32)m.size(), &h), 0);
+      EXPECT_EQ(ib_mad_wire_check_hdr(&h, qp0), want)
+          << ib_mad_wire_why_str(want) << " qp0 " << qp0;
+      seen |= 1u << want;
+    }
+  }
+  // every rule but the two sizes was exercised
+  EXPECT_EQ(seen, ((1u << IB_MAD_WHY_NUM) - 1) & ~(1u << IB_MAD_WHY_SHORT | 1u << IB_MAD_WHY_LONG));
+}
+
 // ---- responses, answers, TIDs ----
 
 TEST(MadResponse, MethodBitTrapRepressAndBaseboardBit) {
