@@ -1,4 +1,5 @@
 #!/bin/bash
+# cost: 47 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # ib_core loads and unloads cleanly, twice, and exports the QP state API.
 . "$REPO/tools/testing/vm/lib.sh"
 for i in 1 2; do

@@ -1,4 +1,5 @@
 #!/bin/bash
+# cost: 60 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # Device removal under object churn (issue 4, acceptance 4): two
 # verbs_churn processes create and destroy PD/comp channel/CQ/MR/SRQ/QP/
 # AH in a loop on rxe0 while the device goes away by (a) rdma link delete,

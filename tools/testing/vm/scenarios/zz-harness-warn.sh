@@ -1,4 +1,5 @@
 #!/bin/bash
+# cost: 4 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # Harness self-test: a scratch module WARNs; the runner must notice.
 # expect: kernel-report
 . "$REPO/tools/testing/vm/lib.sh"
