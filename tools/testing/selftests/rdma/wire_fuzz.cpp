@@ -65,7 +65,16 @@ klass classes[C_NCLASS] = {
 
 outcome fuzzer::judge(const packet &p, const std::vector<uint8_t> &l4) const
 {
-	if (p.src_martian || p.udplen_delta)
+	if (p.udplen_delta)
+		return O_UNKNOWN;
+	/*
+	 * A raw socket fills in a source address of 0 (raw(7)): the packet
+	 * arrives from this host's address, and its ICRC, computed over
+	 * 0.0.0.0, fails.
+	 */
+	if (p.src_martian && p.src == htonl(INADDR_ANY))
+		return O_ICRC;
+	if (p.src_martian)
 		return O_UNKNOWN;
 	if (p.bad_icrc || l4.size() < (size_t)BTH_LEN)
 		return O_ICRC;
