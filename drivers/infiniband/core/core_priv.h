@@ -11,6 +11,9 @@ extern struct class ib_class;
 
 int ib_devices_init(void);
 void ib_devices_exit(void);
+/* the MAD layer's client (mad.c) */
+int ib_mad_init(void);
+void ib_mad_exit(void);
 int ib_device_check_name(const char *name);
 struct ib_device *ib_device_get_next(unsigned long *index);
 struct ib_device *ib_device_get_next_any(unsigned long *index);
