@@ -134,8 +134,8 @@ tier_scenarios() {
 	done
 }
 
-# scenario_cost NAME: its "# cost: SECONDS" line (what it took in make
-# check on CI, roughly), or 100
+# scenario_cost NAME: its "# cost: SECONDS" line (what it took in a
+# two-VM make check), or 100
 scenario_cost() {
 	local c
 	c=$(sed -n 's/^# cost: *\([0-9][0-9]*\).*/\1/p' "$vm/scenarios/$1.sh" 2>/dev/null | head -n 1)

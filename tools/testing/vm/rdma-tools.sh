@@ -99,10 +99,6 @@ tool_value() {
 # (the server may be in another VM: TOOL_REMOTE=1 there; TOOL_ROLE=server
 # or client then runs only that side).  Returns 0 if the run passed.
 tool_run() {
-	tool_run_once "$@"
-}
-
-tool_run_once() {
 	local label=$1 sns=$2 cns=$3 host=$4 tool=$5 port spid='' rc_s=0 rc_c=0 i why='' val
 	shift 5
 	port=${TOOL_PORT_FIXED:-$TOOL_PORT}
@@ -168,10 +164,8 @@ tool_run_once() {
 	# (TCG) and could not convert cycles; the transfers themselves ran
 	# (both sides exited 0 after the whole exchange), only the number is
 	# missing
-	TOOL_LAST_INF=
 	if [ "$rc_s" = 0 ] && [ "$rc_c" = 0 ] && [ -n "$why" ] &&
 	   grep -qE '^ *[0-9]+ +[0-9]+ +inf ' "$co"; then
-		TOOL_LAST_INF=1
 		echo "note: $label printed inf (no CPU-frequency sample): the latency is unknown"
 		echo "PASS $label inf usec" | tee -a "$TOOLS_WORK/results"
 		return 0
