@@ -59,6 +59,13 @@ for s in "$@"; do
 	# detaching) goes before the unload; what a kill cannot end (stuck
 	# in the kernel) keeps the stack from unloading and fails below
 	reap_group "$pgid" >>"$OUT/$name.log" 2>&1
+	# named network namespaces a scenario left (its cleanup trap does
+	# not run when the timeout kills it) go too: the rdma netns mode
+	# changes only while no other namespace exists
+	for ns in $(ip netns list 2>/dev/null | cut -d' ' -f1); do
+		ip netns del "$ns" &&
+			echo "run-scenarios: removed network namespace $ns left by $name"
+	done >>"$OUT/$name.log" 2>&1
 	# whatever the scenario left loaded goes now, so the next one starts
 	# clean; a stack that cannot be unloaded fails the scenario
 	if ! (. "$REPO/tools/testing/vm/lib.sh" && stack_unload) >>"$OUT/$name.log" 2>&1; then
