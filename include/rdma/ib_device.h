@@ -64,7 +64,12 @@ enum rdma_link_layer {
 #define RDMA_CORE_CAP_PROT_ROCE		0x00200000
 #define RDMA_CORE_CAP_PROT_IWARP	0x00400000
 #define RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP 0x00800000
-#define RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP
+/* Port services (the same word): a MAD layer on QP1, the IB CM on it */
+#define RDMA_CORE_CAP_IB_MAD		0x00000001
+#define RDMA_CORE_CAP_IB_CM		0x00000004
+#define RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP \
+	(RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP | RDMA_CORE_CAP_IB_MAD | \
+	 RDMA_CORE_CAP_IB_CM)
 
 /* Async events; numbers are the user ABI of the async event file. */
 enum ib_event_type {
@@ -517,6 +522,20 @@ static inline bool rdma_is_port_valid(const struct ib_device *device, u32 port)
  * The ib_device behind a struct device that ib_core populated in sysfs
  * (the device's own, or a per-namespace one): for drivers' show()s.
  */
+/* @port_num of @device has a MAD layer (QP1) */
+static inline bool rdma_cap_ib_mad(const struct ib_device *device, u32 port_num)
+{
+	return device->port_data[port_num].immutable.core_cap_flags &
+	       RDMA_CORE_CAP_IB_MAD;
+}
+
+/* @port_num of @device speaks the IB CM over its MAD layer */
+static inline bool rdma_cap_ib_cm(const struct ib_device *device, u32 port_num)
+{
+	return device->port_data[port_num].immutable.core_cap_flags &
+	       RDMA_CORE_CAP_IB_CM;
+}
+
 static inline struct ib_device *rdma_device_to_ibdev(struct device *d)
 {
 	return (struct ib_device *)dev_get_drvdata(d);

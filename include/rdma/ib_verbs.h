@@ -130,8 +130,11 @@ struct ib_pd {
 	struct ib_device *device;
 	struct ib_uobject *uobject;	/* NULL for kernel PDs */
 	atomic_t usecnt;		/* MRs, MWs, QPs, SRQs, AHs on it */
+	/* kernel PDs: the lkey of all of memory (internal_mr's) */
 	u32 local_dma_lkey;
 	u32 flags;
+	/* kernel PDs: a DMA MR of the PD, owned by it, not in restrack */
+	struct ib_mr *internal_mr;
 	struct rdma_restrack_entry res;
 };
 
@@ -251,6 +254,14 @@ struct ib_cq_init_attr {
 	u32 flags;
 };
 
+/* How a kernel CQ is polled (the values of upstream's netlink attribute). */
+enum ib_poll_context {
+	IB_POLL_SOFTIRQ,
+	IB_POLL_WORKQUEUE,
+	IB_POLL_UNBOUND_WORKQUEUE,
+	IB_POLL_DIRECT,
+};
+
 struct ib_cq {
 	struct ib_device *device;
 	struct ib_uobject *uobject;
@@ -260,6 +271,8 @@ struct ib_cq {
 	int cqe;			/* capacity, set by the driver */
 	u32 comp_vector;
 	atomic_t usecnt;		/* QPs using it */
+	/* who polls a kernel CQ (rdma res "poll-ctx"); 0 unless its owner says */
+	u8 poll_ctx;
 	struct rdma_restrack_entry res;
 };
 

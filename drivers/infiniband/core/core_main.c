@@ -27,8 +27,14 @@ static int __init ib_core_init(void)
 	ret = rdma_nl_init();
 	if (ret)
 		goto err_gid;
+	ret = ib_mad_init();
+	if (ret)
+		goto err_nl;
 	return 0;
 
+err_nl:
+	rdma_nl_exit();
+	rdma_links_exit();
 err_gid:
 	roce_gid_mgmt_exit();
 err_netns:
@@ -40,6 +46,7 @@ err_devices:
 
 static void __exit ib_core_exit(void)
 {
+	ib_mad_exit();
 	rdma_nl_exit();
 	rdma_links_exit();
 	roce_gid_mgmt_exit();

@@ -32,7 +32,7 @@
 #include "core_priv.h"
 
 /* receive buffers posted per port */
-#define MAD_RECV_DEPTH		128
+#define MAD_RECV_DEPTH		512
 /* completions taken per poll call */
 #define MAD_POLL_BATCH		16
 /* completions one run of the worker handles before it requeues itself */
@@ -72,7 +72,6 @@ struct mad_port {
 	struct mutex lock;
 	bool dying;
 	struct ib_pd *pd;
-	struct ib_mr *mr;
 	struct ib_cq *cq;
 	struct ib_qp *qp;
 	u32 recv_posted;
@@ -131,7 +130,7 @@ static int mad_post_send(struct mad_port *port, u32 slot)
 	struct ib_sge sge = {
 		.addr = (u64)(uintptr_t)ms->mad,
 		.length = IB_MAD_WIRE_SIZE,
-		.lkey = port->mr->lkey,
+		.lkey = port->pd->local_dma_lkey,
 	};
 	struct ib_ud_wr wr = {
 		.wr = {
@@ -279,7 +278,7 @@ static int mad_post_recv(struct mad_port *port, u32 i)
 	struct ib_sge sge = {
 		.addr = (u64)(uintptr_t)port->rbuf[i]->data,
 		.length = MAD_RBUF_LEN,
-		.lkey = port->mr->lkey,
+		.lkey = port->pd->local_dma_lkey,
 	};
 	struct ib_recv_wr wr = {
 		.wr_id = MAD_WRID_RECV | i,
@@ -822,9 +821,6 @@ static void mad_port_teardown(struct mad_port *port)
 	if (port->cq)
 		ib_destroy_cq(port->cq);
 	port->cq = NULL;
-	if (port->mr)
-		ib_dereg_mr(port->mr);
-	port->mr = NULL;
 	if (port->pd)
 		ib_dealloc_pd(port->pd);
 	port->pd = NULL;
@@ -880,11 +876,9 @@ static struct mad_port *mad_port_create(struct ib_device *device, u32 port_num)
 		port->pd = NULL;
 		goto err;
 	}
-	/* kernel virtual addresses in the SGEs: a DMA MR covers them */
-	port->mr = ib_get_dma_mr(port->pd, IB_ACCESS_LOCAL_WRITE);
-	if (IS_ERR(port->mr)) {
-		ret = PTR_ERR(port->mr);
-		port->mr = NULL;
+	/* kernel virtual addresses in the SGEs: the PD's DMA lkey covers them */
+	if (!port->pd->internal_mr) {
+		ret = -EOPNOTSUPP;
 		goto err;
 	}
 	port->cq = ib_create_cq(device, mad_cq_event, NULL, port, &cq_attr);
@@ -893,6 +887,8 @@ static struct mad_port *mad_port_create(struct ib_device *device, u32 port_num)
 		port->cq = NULL;
 		goto err;
 	}
+	/* polled by mad_comp_work on the port's (unbound, ordered) workqueue */
+	port->cq->poll_ctx = IB_POLL_UNBOUND_WORKQUEUE;
 	qp_attr.send_cq = port->cq;
 	qp_attr.recv_cq = port->cq;
 	port->qp = ib_create_qp(port->pd, &qp_attr);
@@ -981,7 +977,8 @@ static int mad_add_one(struct ib_device *device)
 	md->device = device;
 	md->nports = n;
 	rdma_for_each_port(device, p) {
-		if (rdma_port_get_link_layer(device, p) != IB_LINK_LAYER_ETHERNET)
+		if (!rdma_cap_ib_mad(device, p) ||
+		    rdma_port_get_link_layer(device, p) != IB_LINK_LAYER_ETHERNET)
 			continue;
 		port = mad_port_create(device, p);
 		if (IS_ERR(port)) {

@@ -17,12 +17,6 @@
 #include <rdma/ib_verbs.h>
 #include "core_priv.h"
 
-/*
- * poll-ctx of a kernel CQ: ours are polled by their owner (ib_create_cq),
- * which upstream reports as 0 (its ib_create_cq leaves poll_ctx zeroed);
- * iproute2 6.1 prints 0 as "DIRECT" and 3 as "UNBOUND_WORKQUEUE".
- */
-#define RES_POLL_CTX_KERNEL	0
 
 struct res_req {
 	u32 port;		/* only QPs of this port (0: all) */
@@ -96,8 +90,12 @@ static int fill_cq(struct sk_buff *msg, struct rdma_restrack_entry *res,
 	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_CQE, (u32)cq->cqe) ||
 	    put_u64(msg, RDMA_NLDEV_ATTR_RES_USECNT, atomic_read(&cq->usecnt)))
 		return -EMSGSIZE;
+	/*
+	 * iproute2 6.1 prints the values shifted by one (0 as "DIRECT", 2 as
+	 * "WORKQUEUE"), for upstream's kernel CQs as for ours.
+	 */
 	if (!res->user &&
-	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_POLL_CTX, RES_POLL_CTX_KERNEL))
+	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_POLL_CTX, cq->poll_ctx))
 		return -EMSGSIZE;
 	if (nla_put_u8(msg, RDMA_NLDEV_ATTR_DEV_DIM, 0) ||
 	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_CQN, res->id))

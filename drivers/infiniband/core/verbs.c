@@ -49,6 +49,29 @@ EXPORT_SYMBOL(ib_dealloc_ucontext);
 
 /* ---- protection domains ---- */
 
+/*
+ * A kernel PD's local_dma_lkey: the lkey of a DMA MR (all of memory, local
+ * write) that belongs to the PD itself.  It is not a restrack object and
+ * holds no use of the PD, as upstream's kernel PDs on a device without a
+ * reserved lkey; ib_dealloc_pd() deregisters it.
+ */
+static int pd_internal_mr(struct ib_pd *pd)
+{
+	struct ib_mr *mr = pd->device->ops.get_dma_mr(pd, IB_ACCESS_LOCAL_WRITE);
+
+	if (IS_ERR(mr))
+		return PTR_ERR(mr);
+	mr->device = pd->device;
+	mr->pd = pd;
+	mr->type = IB_MR_TYPE_DMA;
+	mr->uobject = NULL;
+	mr->need_inval = false;
+	mr->access = IB_ACCESS_LOCAL_WRITE;
+	pd->internal_mr = mr;
+	pd->local_dma_lkey = mr->lkey;
+	return 0;
+}
+
 static struct ib_pd *alloc_pd(struct ib_device *device, unsigned int flags,
 			      const char *caller, struct ib_udata *udata)
 {
@@ -66,13 +89,23 @@ static struct ib_pd *alloc_pd(struct ib_device *device, unsigned int flags,
 	rdma_restrack_new(&pd->res, RDMA_RESTRACK_PD);
 	rdma_restrack_set_name(&pd->res, caller);
 	ret = device->ops.alloc_pd(pd, udata);
-	if (ret) {
-		rdma_restrack_del(&pd->res);
-		kfree(pd);
-		return (struct ib_pd *)ERR_PTR(ret);
+	if (ret)
+		goto err_res;
+	if (!udata && device->ops.get_dma_mr) {
+		ret = pd_internal_mr(pd);
+		if (ret)
+			goto err_dealloc;
 	}
 	rdma_restrack_add(&pd->res);
 	return pd;
+
+err_dealloc:
+	if (device->ops.dealloc_pd)
+		device->ops.dealloc_pd(pd, udata);
+err_res:
+	rdma_restrack_del(&pd->res);
+	kfree(pd);
+	return (struct ib_pd *)ERR_PTR(ret);
 }
 
 struct ib_pd *__ib_alloc_pd(struct ib_device *device, unsigned int flags,
@@ -95,6 +128,12 @@ int ib_dealloc_pd_user(struct ib_pd *pd, struct ib_udata *udata)
 
 	if (atomic_read(&pd->usecnt))
 		return -EBUSY;
+	if (pd->internal_mr) {
+		ret = pd->device->ops.dereg_mr(pd->internal_mr, NULL);
+		if (ret)
+			return ret;
+		pd->internal_mr = NULL;
+	}
 	rdma_restrack_unlist(&pd->res);
 	if (pd->device->ops.dealloc_pd) {
 		ret = pd->device->ops.dealloc_pd(pd, udata);

@@ -64,6 +64,9 @@ static void verbs_refcounts(struct kunit *test)
 
 	pd = ib_alloc_pd(d, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd);
+	/* a kernel PD has an lkey for all of memory, from an MR of its own */
+	KUNIT_EXPECT_NOT_NULL(test, pd->internal_mr);
+	KUNIT_EXPECT_EQ(test, pd->local_dma_lkey, 0x100u);
 	cq = make_cq(test, d);
 	srq = ib_create_srq(pd, &sa);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);

@@ -3,8 +3,8 @@
 # Load every KUnit module we built; results are KTAP in the kernel log,
 # which the host parses into one result per case and checks against the
 # suites the sources declare (all modules but the netns one, which the
-# netns scenario runs):
-# kunit-modules: * !ib_core_netns_kunit
+# netns scenario runs, and the MAD one, which mad-loopback runs on rxe0):
+# kunit-modules: * !ib_core_netns_kunit !ib_core_mad_kunit
 . "$REPO/tools/testing/vm/lib.sh"
 stack_load ours || die "cannot load our stack"
 # ib_core_verbs resolves an AH to a local IPv4 address: give it one
@@ -16,7 +16,8 @@ while read -r ko; do
 	found=1
 	insmod "$ko" || die "insmod $ko"
 	rmmod "$(basename "$ko" .ko)" || die "rmmod $ko"
-done < <(find "$MODDIR/drivers" -name '*_kunit.ko' ! -name '*netns_kunit.ko' | sort)
+done < <(find "$MODDIR/drivers" -name '*_kunit.ko' ! -name '*netns_kunit.ko' \
+	! -name '*mad_kunit.ko' | sort)
 # ib_core_netns_kunit needs a second namespace: the netns scenario runs it
 [ "$found" = 1 ] || die "no KUnit modules under $MODDIR"
 ip link del kunit-v4 || die "veth del"

@@ -12,7 +12,8 @@
 # keeps the QP's SQ full by writing its producer index.
 # Passes when the fuzzer saw no violation (a short write, a leaked
 # kernel-internal errno, a process SIGKILL could not end), every object
-# it made is gone once its processes are (rdma res counts back to zero),
+# it made is gone once its processes are (rdma res counts back to what
+# they were before: ib_core's own GSI QP, CQ and PD),
 # and the stack unloads.  The harness fails it on any kernel report.
 # The seed is printed; UVERBS_FUZZ_SEED replays one.
 . "$REPO/tools/testing/vm/lib.sh"
@@ -22,6 +23,10 @@ F=$REPO/build/selftests/uverbs_fuzz
 stack_load ours || die "stack_load ours"
 trap rxe0_down EXIT
 rxe0_up
+# rdma res: "0: rxe0: pd N cq N qp N cm_id N mr N ctx N srq N"
+counts() { rdma res show | grep ' rxe0:' | grep -oE '[a-z_]+ [0-9]+' | grep -v ' 0$'; }
+before=$(counts)
+echo "rdma res before: $(echo $before)"
 
 "$F" --flush-spin rxe0 || die "flush-spin failed"
 
@@ -37,15 +42,14 @@ bash -c "echo \$\$ >$CG/uvfuzz/cgroup.procs &&
 	exec '$F' --seed '$seed' --cmds '$cmds' --procs 2 --threads 3 rxe0" ||
 	die "uverbs_fuzz failed (replay: UVERBS_FUZZ_SEED=$seed)"
 
-# rdma res: "0: rxe0: pd N cq N qp N cm_id N mr N ctx N srq N"
-counts() { rdma res show | grep ' rxe0:' | grep -oE '[a-z_]+ [0-9]+' | grep -v ' 0$'; }
 for ((i = 0; i < 50; i++)); do
 	left=$(counts)
-	[ -z "$left" ] && break
+	[ "$left" = "$before" ] && break
 	sleep 0.2
 done
-[ -z "$left" ] || die "objects left after every fuzzer process ended: $(echo $left)"
-echo "uverbs-fuzz: rdma res counts are zero"
+[ "$left" = "$before" ] ||
+	die "objects left after every fuzzer process ended: $(echo $left) (before: $(echo $before))"
+echo "uverbs-fuzz: rdma res counts are back to $(echo $before)"
 rmdir $CG/uvfuzz 2>/dev/null
 rxe0_down
 trap - EXIT
