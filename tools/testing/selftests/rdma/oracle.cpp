@@ -462,6 +462,8 @@ static void run(Ctx &c)
 		bool more;
 		if (c.client) {
 			more = g.duration_ms && (now_s() - t0) * 1000 < g.duration_ms;
+			if (!c.o.until.empty() && access(c.o.until.c_str(), F_OK) != 0)
+				more = true;
 			c.tell(M_PASS, c.pass, { more });
 		} else {
 			more = c.expect(M_PASS, c.pass).v[0];

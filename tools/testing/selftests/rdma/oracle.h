@@ -105,6 +105,8 @@ struct Options {
 	int verbose = 0;
 	// --lossy-link: this side's link drops packets (see phase_inv_write)
 	bool lossy_link = false;
+	// --until: the client repeats the plan while this file is absent
+	std::string until;
 
 	bool client() const { return !host.empty(); }
 };

@@ -37,6 +37,8 @@ static const char USAGE[] =
 	"      --lossy-link     the link drops packets: a WRITE through an invalidated rkey\n"
 	"                       may end in a retry error (its NAK lost), not only an access error\n"
 	"      --duration S     repeat the plan until S seconds have passed\n"
+	"      --until FILE     also repeat it while FILE does not exist (the client\n"
+	"                       decides; a server ignores it)\n"
 	"      --timeout S      longest wait for a completion or the peer (default 30)\n"
 	"      --seed S         the plan's seed (client; default: time-based)\n"
 	"  -v, --verbose        progress lines\n"
@@ -57,6 +59,7 @@ enum {
 	O_SRQ,
 	O_LOSSY_LINK,
 	O_DURATION,
+	O_UNTIL,
 	O_TIMEOUT,
 	O_SEED,
 };
@@ -141,6 +144,7 @@ void parse(int argc, char **argv, Options &o)
 		{ "srq", no_argument, nullptr, O_SRQ },
 		{ "lossy-link", no_argument, nullptr, O_LOSSY_LINK },
 		{ "duration", required_argument, nullptr, O_DURATION },
+		{ "until", required_argument, nullptr, O_UNTIL },
 		{ "timeout", required_argument, nullptr, O_TIMEOUT },
 		{ "seed", required_argument, nullptr, O_SEED },
 		{ "verbose", no_argument, nullptr, 'v' },
@@ -223,6 +227,11 @@ void parse(int argc, char **argv, Options &o)
 			c.duration_ms = (uint32_t)(seconds("--duration", optarg, 0) * 1000);
 			o.given |= CFG_DURATION;
 			break;
+		case O_UNTIL:
+			if (!*optarg)
+				usage_error("--until: want a file name");
+			o.until = optarg;
+			break;
 		case O_TIMEOUT:
 			o.timeout = seconds("--timeout", optarg, 0.001);
 			break;
@@ -250,6 +259,7 @@ void parse(int argc, char **argv, Options &o)
 			    "/sys/class/infiniband/DEV/ports/1/gids/)");
 	if (!o.host.empty() && !o.bind.empty())
 		usage_error("--bind is for the server");
+
 }
 
 // Cross-field rules of a complete configuration; "" if it is fine.
