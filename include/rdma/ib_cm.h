@@ -32,99 +32,101 @@ struct ib_cm_roce_path {
 	u8 packet_life_time;	/* IBTA exponent; rdma_cm uses 18 on RoCE */
 };
 
-/* IBTA REJ reason codes, the values of upstream's enum */
+/*
+ * Why a REJ was sent (the 16-bit reason field of the message).  The
+ * numbers are the IBTA's and upstream's; grouped here by what the
+ * receiver of the REJ can do about it.
+ */
 enum ib_cm_rej_reason {
-	IB_CM_REJ_NO_QP = 1,
-	IB_CM_REJ_NO_EEC = 2,
-	IB_CM_REJ_NO_RESOURCES = 3,
+	/* the passive side has no QP, EEC or memory for it now: retry later */
+	IB_CM_REJ_NO_QP = 1, IB_CM_REJ_NO_EEC = 2, IB_CM_REJ_NO_RESOURCES = 3,
+	IB_CM_REJ_INSUFFICIENT_RESP_RESOURCES = 27,
+	/* our own request ran out of time (ARI: the sender's node GUID) */
 	IB_CM_REJ_TIMEOUT = 4,
-	IB_CM_REJ_UNSUPPORTED = 5,
-	IB_CM_REJ_INVALID_COMM_ID = 6,
-	IB_CM_REJ_INVALID_COMM_INSTANCE = 7,
+	/* the request names something the peer does not have or know */
 	IB_CM_REJ_INVALID_SERVICE_ID = 8,
-	IB_CM_REJ_INVALID_TRANSPORT_TYPE = 9,
-	IB_CM_REJ_STALE_CONN = 10,
+	IB_CM_REJ_INVALID_COMM_ID = 6, IB_CM_REJ_INVALID_COMM_INSTANCE = 7,
+	IB_CM_REJ_DUPLICATE_LOCAL_COMM_ID = 30,
+	IB_CM_REJ_STALE_CONN = 10,		/* the QPN is still connected */
 	IB_CM_REJ_RDC_NOT_EXIST = 11,
-	IB_CM_REJ_INVALID_GID = 12,
-	IB_CM_REJ_INVALID_LID = 13,
-	IB_CM_REJ_INVALID_SL = 14,
-	IB_CM_REJ_INVALID_TRAFFIC_CLASS = 15,
-	IB_CM_REJ_INVALID_HOP_LIMIT = 16,
-	IB_CM_REJ_INVALID_PACKET_RATE = 17,
-	IB_CM_REJ_INVALID_ALT_GID = 18,
-	IB_CM_REJ_INVALID_ALT_LID = 19,
-	IB_CM_REJ_INVALID_ALT_SL = 20,
+	/* what the request asks for is not supported */
+	IB_CM_REJ_UNSUPPORTED = 5, IB_CM_REJ_INVALID_TRANSPORT_TYPE = 9,
+	IB_CM_REJ_INVALID_CLASS_VERSION = 31,
+	IB_CM_REJ_VENDOR_OPTION_NOT_SUPPORTED = 35,	/* ECE */
+	/* a primary path attribute is refused (ARI names the good value) */
+	IB_CM_REJ_INVALID_GID = 12, IB_CM_REJ_INVALID_LID = 13,
+	IB_CM_REJ_INVALID_FLOW_LABEL = 32, IB_CM_REJ_INVALID_SL = 14,
+	IB_CM_REJ_INVALID_TRAFFIC_CLASS = 15, IB_CM_REJ_INVALID_HOP_LIMIT = 16,
+	IB_CM_REJ_INVALID_PACKET_RATE = 17, IB_CM_REJ_INVALID_MTU = 26,
+	IB_CM_REJ_INVALID_RNR_RETRY = 29,
+	/* the same for the alternate path (we never send one) */
+	IB_CM_REJ_INVALID_ALT_GID = 18, IB_CM_REJ_INVALID_ALT_LID = 19,
+	IB_CM_REJ_INVALID_ALT_FLOW_LABEL = 33, IB_CM_REJ_INVALID_ALT_SL = 20,
 	IB_CM_REJ_INVALID_ALT_TRAFFIC_CLASS = 21,
 	IB_CM_REJ_INVALID_ALT_HOP_LIMIT = 22,
 	IB_CM_REJ_INVALID_ALT_PACKET_RATE = 23,
-	IB_CM_REJ_PORT_CM_REDIRECT = 24,
-	IB_CM_REJ_PORT_REDIRECT = 25,
-	IB_CM_REJ_INVALID_MTU = 26,
-	IB_CM_REJ_INSUFFICIENT_RESP_RESOURCES = 27,
+	/* go elsewhere: the ARI carries the port to ask instead */
+	IB_CM_REJ_PORT_CM_REDIRECT = 24, IB_CM_REJ_PORT_REDIRECT = 25,
+	/* the peer's user said no: its private data says why */
 	IB_CM_REJ_CONSUMER_DEFINED = 28,
-	IB_CM_REJ_INVALID_RNR_RETRY = 29,
-	IB_CM_REJ_DUPLICATE_LOCAL_COMM_ID = 30,
-	IB_CM_REJ_INVALID_CLASS_VERSION = 31,
-	IB_CM_REJ_INVALID_FLOW_LABEL = 32,
-	IB_CM_REJ_INVALID_ALT_FLOW_LABEL = 33,
-	IB_CM_REJ_VENDOR_OPTION_NOT_SUPPORTED = 35,
 };
 
-/* SIDR_REP status, the values of upstream's enum */
+/* The status byte of a SIDR_REP (values as the IBTA numbers them). */
 enum ib_cm_sidr_status {
-	IB_SIDR_SUCCESS,
-	IB_SIDR_UNSUPPORTED,
-	IB_SIDR_REJECT,
-	IB_SIDR_NO_QP,
-	IB_SIDR_REDIRECT,
-	IB_SIDR_UNSUPPORTED_VERSION
+	IB_SIDR_SUCCESS = 0,		/* qpn and qkey are valid */
+	IB_SIDR_UNSUPPORTED = 1,	/* nobody listens on the service ID */
+	IB_SIDR_REJECT = 2,		/* the listener said no */
+	IB_SIDR_NO_QP = 3,
+	IB_SIDR_REDIRECT = 4,		/* info names where to ask */
+	IB_SIDR_UNSUPPORTED_VERSION = 5,
 };
 
 struct ib_cm_id;
 
-/* IB_CM_REQ_RECEIVED, delivered on the new ID the REQ made */
+/*
+ * IB_CM_REQ_RECEIVED, delivered on the new ID the REQ made.  Read
+ * responder_resources and initiator_depth as ours: the REQ's two values
+ * swapped, ready for ib_send_cm_rep().
+ */
 struct ib_cm_req_event_param {
-	struct ib_cm_id *listen_id;
-	u8 port;
+	struct ib_cm_id *listen_id;	/* the ID that listened */
 	struct ib_cm_roce_path *primary_path;	/* back to the sender */
-	__be64 remote_ca_guid;
-	u32 remote_qkey;
-	u32 remote_qpn;
+	u8 port;
+
+	/* the peer's QP and where its sequence starts */
 	enum ib_qp_type qp_type;
-	u32 starting_psn;
-	u8 responder_resources;	/* ours: the REQ's initiator depth */
-	u8 initiator_depth;	/* ours: the REQ's responder resources */
-	u8 local_cm_response_timeout;
-	u8 flow_control;
-	u8 remote_cm_response_timeout;
-	u8 retry_count;
-	u8 rnr_retry_count;
-	u8 srq;
-};
-
-/* IB_CM_REP_RECEIVED */
-struct ib_cm_rep_event_param {
 	__be64 remote_ca_guid;
-	u32 remote_qkey;
 	u32 remote_qpn;
+	u32 remote_qkey;
 	u32 starting_psn;
-	u8 responder_resources;	/* ours: the REP's initiator depth */
-	u8 initiator_depth;	/* ours: the REP's responder resources */
-	u8 target_ack_delay;
-	u8 failover_accepted;
-	u8 flow_control;
-	u8 rnr_retry_count;
 	u8 srq;
+
+	/* what the QP may do, as seen from our side */
+	u8 responder_resources, initiator_depth;
+	u8 flow_control, retry_count, rnr_retry_count;
+
+	/* the two CM response time exponents the sender announced */
+	u8 local_cm_response_timeout, remote_cm_response_timeout;
 };
 
-/* IB_CM_REJ_RECEIVED */
+/* IB_CM_REP_RECEIVED; the depths are ours, as for a REQ */
+struct ib_cm_rep_event_param {
+	u32 remote_qpn, remote_qkey, starting_psn;
+	__be64 remote_ca_guid;
+	u8 srq, flow_control, rnr_retry_count;
+	u8 responder_resources, initiator_depth;
+	u8 target_ack_delay;	/* the passive CA's exponent */
+	u8 failover_accepted;	/* always 0 here: no alternate path */
+};
+
+/* IB_CM_REJ_RECEIVED: the reason, and the additional information */
 struct ib_cm_rej_event_param {
-	enum ib_cm_rej_reason reason;
 	void *ari;
 	u8 ari_length;
+	enum ib_cm_rej_reason reason;
 };
 
-/* IB_CM_MRA_RECEIVED */
+/* IB_CM_MRA_RECEIVED: the peer needs 4.096 us << service_timeout more */
 struct ib_cm_mra_event_param {
 	u8 service_timeout;
 };
@@ -132,17 +134,16 @@ struct ib_cm_mra_event_param {
 /* IB_CM_SIDR_REQ_RECEIVED, delivered on the new ID */
 struct ib_cm_sidr_req_event_param {
 	struct ib_cm_id *listen_id;
-	__be64 service_id;
 	struct ib_cm_roce_path *path;		/* back to the sender */
-	u8 port;
+	__be64 service_id;
 	u16 pkey;
+	u8 port;
 };
 
-/* IB_CM_SIDR_REP_RECEIVED */
+/* IB_CM_SIDR_REP_RECEIVED: the peer's UD QP, unless status says not */
 struct ib_cm_sidr_rep_event_param {
 	enum ib_cm_sidr_status status;
-	u32 qkey;
-	u32 qpn;
+	u32 qpn, qkey;
 	void *info;
 	u8 info_len;
 };
@@ -155,6 +156,7 @@ struct ib_cm_sidr_rep_event_param {
  */
 struct ib_cm_event {
 	enum ib_cm_event_type event;
+	void *private_data;
 	union {
 		struct ib_cm_req_event_param req_rcvd;
 		struct ib_cm_rep_event_param rep_rcvd;
@@ -164,7 +166,6 @@ struct ib_cm_event {
 		struct ib_cm_sidr_rep_event_param sidr_rep_rcvd;
 		enum ib_wc_status send_status;
 	} param;
-	void *private_data;
 };
 
 /*
@@ -175,15 +176,19 @@ struct ib_cm_event {
 typedef int (*ib_cm_handler)(struct ib_cm_id *cm_id,
 			     const struct ib_cm_event *event);
 
+/*
+ * A CM ID as its user sees it.  Everything but cm_handler and context
+ * is written by ib_cm only; the IDs are the comm IDs of the wire
+ * (big-endian), state a snapshot for logging.
+ */
 struct ib_cm_id {
+	struct ib_device *device;
 	ib_cm_handler cm_handler;
 	void *context;
-	struct ib_device *device;
+	__be32 local_id, remote_id;
 	__be64 service_id;
-	enum ib_cm_state state;		/* read-only for users */
-	__be32 local_id;
-	__be32 remote_id;
-	u32 remote_cm_qpn;		/* 1 */
+	u32 remote_cm_qpn;		/* always 1: the peer's GSI QP */
+	enum ib_cm_state state;
 };
 
 struct ib_cm_id *ib_create_cm_id(struct ib_device *device,
@@ -199,38 +204,42 @@ void ib_destroy_cm_id(struct ib_cm_id *cm_id);
 /* Listen for REQs and SIDR_REQs with @service_id (exact match) */
 int ib_cm_listen(struct ib_cm_id *cm_id, __be64 service_id);
 
+/*
+ * ib_send_cm_req()'s arguments.  The depths are ours: responder
+ * resources is what our QP accepts, initiator depth what it issues.
+ * Timeouts are IBTA exponents (4.096 us << n); max_cm_retries bounds the
+ * REQ's resends.
+ */
 struct ib_cm_req_param {
-	struct ib_cm_roce_path *primary_path;
+	/* where and what */
 	__be64 service_id;
-	u32 qp_num;
+	struct ib_cm_roce_path *primary_path;
 	enum ib_qp_type qp_type;	/* IB_QPT_RC or IB_QPT_UC */
-	u32 starting_psn;
-	const void *private_data;
-	u8 private_data_len;
-	u8 responder_resources;
-	u8 initiator_depth;
-	u8 remote_cm_response_timeout;
-	u8 flow_control;
-	u8 local_cm_response_timeout;
-	u8 retry_count;
-	u8 rnr_retry_count;
-	u8 max_cm_retries;
+	u32 qp_num, starting_psn;
 	u8 srq;
+
+	/* the QP's limits */
+	u8 responder_resources, initiator_depth, flow_control;
+	u8 retry_count, rnr_retry_count;
+
+	/* the CM's own timing */
+	u8 local_cm_response_timeout, remote_cm_response_timeout;
+	u8 max_cm_retries;
+
+	const void *private_data;	/* up to 92 bytes */
+	u8 private_data_len;
 };
 
 int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param);
 
+/* ib_send_cm_rep()'s arguments: our QP's side of the connection */
 struct ib_cm_rep_param {
-	u32 qp_num;
-	u32 starting_psn;
-	const void *private_data;
-	u8 private_data_len;
-	u8 responder_resources;
-	u8 initiator_depth;
+	u32 qp_num, starting_psn;
+	u8 srq, flow_control, rnr_retry_count;
+	u8 responder_resources, initiator_depth;
 	u8 failover_accepted;
-	u8 flow_control;
-	u8 rnr_retry_count;
-	u8 srq;
+	const void *private_data;	/* up to 196 bytes */
+	u8 private_data_len;
 };
 
 int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param);
@@ -258,25 +267,26 @@ int ib_send_cm_mra(struct ib_cm_id *cm_id, u8 service_timeout,
 int ib_cm_init_qp_attr(struct ib_cm_id *cm_id, struct ib_qp_attr *qp_attr,
 		       int *qp_attr_mask);
 
+/* ib_send_cm_sidr_req()'s arguments; the timeout is per send */
 struct ib_cm_sidr_req_param {
-	struct ib_cm_roce_path *path;
 	__be64 service_id;
+	struct ib_cm_roce_path *path;
 	unsigned long timeout_ms;
-	const void *private_data;
-	u8 private_data_len;
 	u8 max_cm_retries;
+	const void *private_data;	/* up to 216 bytes */
+	u8 private_data_len;
 };
 
 int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 			struct ib_cm_sidr_req_param *param);
 
+/* ib_send_cm_sidr_rep()'s arguments: status, and our UD QP if SUCCESS */
 struct ib_cm_sidr_rep_param {
-	u32 qp_num;
-	u32 qkey;
 	enum ib_cm_sidr_status status;
-	const void *info;
+	u32 qp_num, qkey;
+	const void *info;		/* up to 72 bytes */
 	u8 info_length;
-	const void *private_data;
+	const void *private_data;	/* up to 136 bytes */
 	u8 private_data_len;
 };
 
