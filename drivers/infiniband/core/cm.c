@@ -61,7 +61,7 @@ struct cm_id_priv *cm_alloc_id(struct cm_device *cm_dev,
 				      ib_cm_handler handler, void *context)
 {
 	struct cm_id_priv *p;
-	int ret;
+	int ret, t;
 
 	p = (struct cm_id_priv *)kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
@@ -74,11 +74,8 @@ struct cm_id_priv *cm_alloc_id(struct cm_device *cm_dev,
 	refcount_set(&p->refs, 1);
 	init_completion(&p->released);
 	mutex_init(&p->mutex);
-	INIT_LIST_HEAD(&p->listen_node);
-	INIT_LIST_HEAD(&p->remote_id_node);
-	INIT_LIST_HEAD(&p->remote_qpn_node);
-	INIT_LIST_HEAD(&p->sidr_node);
-	INIT_LIST_HEAD(&p->dev_node);
+	for (t = 0; t < CM_TBL_COUNT; t++)
+		INIT_LIST_HEAD(&p->node[t]);
 	INIT_DELAYED_WORK(&p->timewait_work, cm_timewait_work);
 	INIT_DELAYED_WORK(&p->mra_work, cm_mra_work);
 	spin_lock_init(&p->ev_lock);
@@ -96,7 +93,7 @@ struct cm_id_priv *cm_alloc_id(struct cm_device *cm_dev,
 		goto err_unlock;
 	p->local_id = p->xa_index ^ cm.xor;
 	p->id.local_id = cpu_to_be32(p->local_id);
-	list_add_tail(&p->dev_node, &cm.id_list);
+	cm_table_add(p, CM_TBL_DEV);
 	kref_get(&cm_dev->ref);
 	mutex_unlock(&cm.lock);
 	return p;
@@ -122,66 +119,61 @@ struct cm_id_priv *cm_find_local(u32 local_id)
 	return p;
 }
 
-struct cm_id_priv *cm_find_remote_id(u32 remote_id, u64 guid)
+static bool cm_key_match(enum cm_table t, const struct cm_id_priv *p,
+			 const struct cm_key *k)
+{
+	switch (t) {
+	case CM_TBL_LISTEN:
+		return p->cm_dev == k->ptr && p->service_id == k->num;
+	case CM_TBL_REMOTE_ID:
+		return p->remote_id == k->num && p->remote_ca_guid == k->guid;
+	case CM_TBL_REMOTE_QPN:
+		return p->remote_qpn == k->num && p->remote_ca_guid == k->guid;
+	case CM_TBL_SIDR:
+		return p->remote_id == k->num &&
+		       !memcmp(&p->path.dgid, k->ptr, sizeof(p->path.dgid));
+	default:
+		return false;
+	}
+}
+
+/* the first ID of table @t that matches @key (no reference), or NULL */
+struct cm_id_priv *cm_find(enum cm_table t, const struct cm_key *key)
 {
 	struct cm_id_priv *p;
 
 	lockdep_assert_held(&cm.lock);
-	list_for_each_entry(p, &cm.remote_id_list, remote_id_node)
-		if (p->remote_id == remote_id && p->remote_ca_guid == guid)
+	list_for_each_entry(p, &cm.table[t], node[t])
+		if (cm_key_match(t, p, key))
 			return p;
 	return NULL;
 }
 
-struct cm_id_priv *cm_find_remote_qpn(u32 qpn, u64 guid)
+void cm_table_add(struct cm_id_priv *p, enum cm_table t)
 {
-	struct cm_id_priv *p;
-
 	lockdep_assert_held(&cm.lock);
-	list_for_each_entry(p, &cm.remote_qpn_list, remote_qpn_node)
-		if (p->remote_qpn == qpn && p->remote_ca_guid == guid)
-			return p;
-	return NULL;
+	list_add_tail(&p->node[t], &cm.table[t]);
 }
 
-struct cm_id_priv *cm_find_listen(struct cm_device *cm_dev, u64 sid)
+void cm_table_del(struct cm_id_priv *p, enum cm_table t)
 {
-	struct cm_id_priv *p;
-
 	lockdep_assert_held(&cm.lock);
-	list_for_each_entry(p, &cm.listen_list, listen_node)
-		if (p->cm_dev == cm_dev && p->service_id == sid)
-			return p;
-	return NULL;
-}
-
-struct cm_id_priv *cm_find_sidr(u32 request_id,
-				       const union ib_gid *src)
-{
-	struct cm_id_priv *p;
-
-	lockdep_assert_held(&cm.lock);
-	list_for_each_entry(p, &cm.sidr_list, sidr_node)
-		if (p->remote_id == request_id &&
-		    !memcmp(&p->path.dgid, src, sizeof(*src)))
-			return p;
-	return NULL;
+	list_del_init(&p->node[t]);
 }
 
 /* enter the remote-ID and remote-QPN tables (a connection being made) */
 void cm_enter_remote_tables(struct cm_id_priv *p)
 {
-	lockdep_assert_held(&cm.lock);
-	list_add_tail(&p->remote_id_node, &cm.remote_id_list);
-	list_add_tail(&p->remote_qpn_node, &cm.remote_qpn_list);
+	cm_table_add(p, CM_TBL_REMOTE_ID);
+	cm_table_add(p, CM_TBL_REMOTE_QPN);
 }
 
 void cm_leave_remote_tables(struct cm_id_priv *p)
 {
 	mutex_lock(&cm.lock);
-	list_del_init(&p->remote_id_node);
-	list_del_init(&p->remote_qpn_node);
-	list_del_init(&p->sidr_node);
+	cm_table_del(p, CM_TBL_REMOTE_ID);
+	cm_table_del(p, CM_TBL_REMOTE_QPN);
+	cm_table_del(p, CM_TBL_SIDR);
 	mutex_unlock(&cm.lock);
 }
 
@@ -317,7 +309,7 @@ int cm_step(struct cm_id_priv *p, enum ib_cm_sm_input in,
 		}
 		if (act.work & IB_CM_DO_UNLISTEN) {
 			mutex_lock(&cm.lock);
-			list_del_init(&p->listen_node);
+			cm_table_del(p, CM_TBL_LISTEN);
 			mutex_unlock(&cm.lock);
 		}
 		if (act.tx != IB_CM_TX_NONE) {
@@ -426,6 +418,7 @@ static void cm_destroy(struct cm_id_priv *p, int err, bool from_handler)
 {
 	struct cm_event_work *ev, *tmp;
 	LIST_HEAD(drop);
+	int t;
 
 	mutex_lock(&p->mutex);
 	WRITE_ONCE(p->destroying, true);
@@ -438,11 +431,8 @@ static void cm_destroy(struct cm_id_priv *p, int err, bool from_handler)
 	cancel_delayed_work_sync(&p->mra_work);
 
 	mutex_lock(&cm.lock);
-	list_del_init(&p->listen_node);
-	list_del_init(&p->remote_id_node);
-	list_del_init(&p->remote_qpn_node);
-	list_del_init(&p->sidr_node);
-	list_del_init(&p->dev_node);
+	for (t = 0; t < CM_TBL_COUNT; t++)
+		cm_table_del(p, (enum cm_table)t);
 	xa_erase(&cm.local_ids, p->xa_index);
 	mutex_unlock(&cm.lock);
 
@@ -473,7 +463,10 @@ EXPORT_SYMBOL(ib_destroy_cm_id);
 int ib_cm_listen(struct ib_cm_id *cm_id, __be64 service_id)
 {
 	struct cm_id_priv *p = cm_priv(cm_id);
-	u64 sid = be64_to_cpu(service_id);
+	struct cm_key key = {
+		.num = be64_to_cpu(service_id),
+		.ptr = p->cm_dev,
+	};
 	int ret;
 
 	mutex_lock(&p->mutex);
@@ -482,18 +475,18 @@ int ib_cm_listen(struct ib_cm_id *cm_id, __be64 service_id)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (cm_find_listen(p->cm_dev, sid)) {
+	if (cm_find(CM_TBL_LISTEN, &key)) {
 		ret = -EBUSY;
 		goto out;
 	}
-	p->service_id = sid;
+	p->service_id = key.num;
 	p->id.service_id = service_id;
-	list_add_tail(&p->listen_node, &cm.listen_list);
+	cm_table_add(p, CM_TBL_LISTEN);
 	mutex_unlock(&cm.lock);
 	ret = cm_step(p, IB_CM_IN_LISTEN, NULL, NULL, NULL);
 	if (ret) {
 		mutex_lock(&cm.lock);
-		list_del_init(&p->listen_node);
+		cm_table_del(p, CM_TBL_LISTEN);
 		mutex_unlock(&cm.lock);
 	}
 	mutex_unlock(&p->mutex);
@@ -598,11 +591,12 @@ static void cm_remove_one(struct ib_device *ib_dev, void *client_data)
 		mutex_lock(&cm.lock);
 		i = 0;
 		p = NULL;
-		list_for_each_entry(p, &cm.id_list, dev_node) {
+		list_for_each_entry(p, &cm.table[CM_TBL_DEV], node[CM_TBL_DEV]) {
 			if (p->cm_dev == cm_dev && i++ == visited)
 				break;
 		}
-		if (list_entry_is_head(p, &cm.id_list, dev_node)) {
+		if (list_entry_is_head(p, &cm.table[CM_TBL_DEV],
+				       node[CM_TBL_DEV])) {
 			mutex_unlock(&cm.lock);
 			break;
 		}
@@ -638,15 +632,12 @@ struct ib_client cm_client = {
 
 static int __init ib_cm_init(void)
 {
-	int ret;
+	int ret, t;
 
 	mutex_init(&cm.lock);
 	xa_init_flags(&cm.local_ids, XA_FLAGS_ALLOC);
-	INIT_LIST_HEAD(&cm.listen_list);
-	INIT_LIST_HEAD(&cm.remote_id_list);
-	INIT_LIST_HEAD(&cm.remote_qpn_list);
-	INIT_LIST_HEAD(&cm.sidr_list);
-	INIT_LIST_HEAD(&cm.id_list);
+	for (t = 0; t < CM_TBL_COUNT; t++)
+		INIT_LIST_HEAD(&cm.table[t]);
 	cm.xor = get_random_u32();
 	cm.wq = alloc_workqueue("ib_cm", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!cm.wq)

@@ -14,33 +14,57 @@ struct cm_tx_buf {
 	u8 mad[IB_MAD_WIRE_SIZE];
 };
 
+#define CM_OFF(field)	offsetof(struct ib_cm_wire_msg, field)
+#define CM_LAYOUT(attr, msg, sender, receiver)				\
+	{ IB_CM_WIRE_ATTR_##attr, sender, receiver,			\
+	  CM_OFF(msg.private_data), IB_CM_WIRE_##attr##_PRIV_LEN }
+/* a message of a connection: both comm IDs, local first */
+#define CM_CONN_LAYOUT(attr, msg)					\
+	CM_LAYOUT(attr, msg, CM_OFF(msg.local_comm_id),			\
+		  CM_OFF(msg.remote_comm_id))
+
+static const struct cm_msg_layout cm_layouts[] = {
+	CM_LAYOUT(REQ, req, CM_OFF(req.local_comm_id), CM_NO_OFF),
+	CM_CONN_LAYOUT(MRA, mra),
+	CM_CONN_LAYOUT(REJ, rej),
+	CM_CONN_LAYOUT(REP, rep),
+	CM_CONN_LAYOUT(RTU, rtu),
+	CM_CONN_LAYOUT(DREQ, dreq),
+	CM_CONN_LAYOUT(DREP, drep),
+	/* SIDR: one request ID, the requester's */
+	CM_LAYOUT(SIDR_REQ, sidr_req, CM_OFF(sidr_req.request_id), CM_NO_OFF),
+	CM_LAYOUT(SIDR_REP, sidr_rep, CM_NO_OFF, CM_OFF(sidr_rep.request_id)),
+};
+
+const struct cm_msg_layout *cm_msg_layout(u16 attr_id)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(cm_layouts); i++)
+		if (cm_layouts[i].attr_id == attr_id)
+			return &cm_layouts[i];
+	return NULL;
+}
+
 void cm_dest_from_path(const struct ib_cm_roce_path *path,
 		       struct rdma_mad_dest *dest)
 {
-	memset(dest, 0, sizeof(*dest));
-	dest->dgid = path->dgid;
-	dest->sgid_index = path->sgid_index;
-	dest->hop_limit = path->hop_limit;
-	dest->traffic_class = path->traffic_class;
-	dest->flow_label = path->flow_label;
-	dest->remote_qpn = 1;
-	dest->remote_qkey = RDMA_MAD_QP1_QKEY;
+	const struct rdma_mad_dest d = {
+		.dgid = path->dgid,
+		.sgid_index = path->sgid_index,
+		.hop_limit = path->hop_limit,
+		.traffic_class = path->traffic_class,
+		.flow_label = path->flow_label,
+		.remote_qpn = 1,
+		.remote_qkey = RDMA_MAD_QP1_QKEY,
+	};
+
+	*dest = d;
 }
 
 static u64 cm_node_guid(const struct cm_id_priv *p)
 {
 	return be64_to_cpu(p->cm_dev->ib_dev->node_guid);
-}
-
-static u32 cm_copy_priv(u8 *dst, u32 dst_len, const struct cm_tx_args *args)
-{
-	u32 len = 0;
-
-	if (args && args->private_data) {
-		len = min_t(u32, args->private_data_len, dst_len);
-		memcpy(dst, args->private_data, len);
-	}
-	return len;
 }
 
 /* which message a REJ or MRA from @from answers */
@@ -58,36 +82,90 @@ static u8 cm_msg_answered(enum ib_cm_state from)
 	}
 }
 
-/* the peer's comm ID in the message being answered, else the known one */
-static u32 cm_rx_sender(const struct cm_id_priv *p,
-			const struct ib_cm_wire_msg *rx)
+/* the attribute each tx code sends */
+static u16 cm_tx_attr(enum ib_cm_sm_tx tx)
 {
-	if (!rx)
-		return p->remote_id;
-	switch (rx->attr_id) {
-	case IB_CM_WIRE_ATTR_REQ:
-		return rx->req.local_comm_id;
-	case IB_CM_WIRE_ATTR_REP:
-		return rx->rep.local_comm_id;
+	switch (tx) {
+	case IB_CM_TX_REQ:		return IB_CM_WIRE_ATTR_REQ;
+	case IB_CM_TX_MRA:		return IB_CM_WIRE_ATTR_MRA;
+	case IB_CM_TX_REJ:
+	case IB_CM_TX_REJ_TIMEOUT:
+	case IB_CM_TX_REJ_BAD_SID:
+	case IB_CM_TX_REJ_STALE:
+	case IB_CM_TX_REJ_CONSUMER:	return IB_CM_WIRE_ATTR_REJ;
+	case IB_CM_TX_REP:		return IB_CM_WIRE_ATTR_REP;
+	case IB_CM_TX_RTU:		return IB_CM_WIRE_ATTR_RTU;
+	case IB_CM_TX_DREQ:		return IB_CM_WIRE_ATTR_DREQ;
+	case IB_CM_TX_DREP:		return IB_CM_WIRE_ATTR_DREP;
+	case IB_CM_TX_SIDR_REQ:		return IB_CM_WIRE_ATTR_SIDR_REQ;
+	case IB_CM_TX_SIDR_REP:
+	case IB_CM_TX_SIDR_REP_NO_SID:
+	case IB_CM_TX_SIDR_REP_REJECT:	return IB_CM_WIRE_ATTR_SIDR_REP;
+	default:			return 0;
+	}
+}
+
+/* the TID of what @p sends: the request's it answers, or a new one */
+static u64 cm_tx_tid(const struct cm_id_priv *p, u16 attr,
+		     const struct ib_cm_wire_msg *rx)
+{
+	switch (attr) {
+	case IB_CM_WIRE_ATTR_REJ:
+		return rx ? rx->tid : p->req_tid;
 	case IB_CM_WIRE_ATTR_DREQ:
-		return rx->dreq.local_comm_id;
+		return ib_cm_wire_new_tid(p->port->hi_tid, p->local_id);
+	case IB_CM_WIRE_ATTR_DREP:
+		return rx ? rx->tid : p->dreq_tid;
+	case IB_CM_WIRE_ATTR_SIDR_REQ:
+	case IB_CM_WIRE_ATTR_SIDR_REP:
+		return p->sidr_tid;
 	default:
-		return p->remote_id;
+		return p->req_tid;
+	}
+}
+
+/* the private data a user call hands to @tx, and its length */
+static const void *cm_tx_priv(enum ib_cm_sm_tx tx,
+			      const struct cm_tx_args *args, u32 *len)
+{
+	*len = 0;
+	if (!args)
+		return NULL;
+	switch (tx) {
+	case IB_CM_TX_REQ:		/* comes with the whole REQ */
+	case IB_CM_TX_REJ_TIMEOUT:	/* ib_cm's own REJs carry none */
+	case IB_CM_TX_REJ_BAD_SID:
+	case IB_CM_TX_REJ_STALE:
+	case IB_CM_TX_REJ_CONSUMER:
+		return NULL;
+	case IB_CM_TX_REP:
+		*len = args->rep->private_data_len;
+		return args->rep->private_data;
+	case IB_CM_TX_SIDR_REP:
+		if (!args->sidr_rep)
+			return NULL;
+		*len = args->sidr_rep->private_data_len;
+		return args->sidr_rep->private_data;
+	default:
+		*len = args->private_data_len;
+		return args->private_data;
 	}
 }
 
 static void cm_build_rej(struct cm_id_priv *p, enum ib_cm_sm_tx tx,
 			 const struct cm_tx_args *args,
 			 const struct ib_cm_wire_msg *rx, enum ib_cm_state from,
-			 struct ib_cm_wire_msg *m)
+			 struct ib_cm_rej_fields *rej)
 {
-	struct ib_cm_rej_fields *rej = &m->rej;
-	u64 guid;
+	__be64 guid;
 
-	m->attr_id = IB_CM_WIRE_ATTR_REJ;
-	m->tid = rx ? rx->tid : p->req_tid;
-	rej->local_comm_id = p->local_id;
-	rej->remote_comm_id = cm_rx_sender(p, rx);
+	/* the peer's ID as the message being answered names it */
+	if (rx && rx->attr_id == IB_CM_WIRE_ATTR_REQ)
+		rej->remote_comm_id = rx->req.local_comm_id;
+	else if (rx && rx->attr_id == IB_CM_WIRE_ATTR_REP)
+		rej->remote_comm_id = rx->rep.local_comm_id;
+	else if (rx && rx->attr_id == IB_CM_WIRE_ATTR_DREQ)
+		rej->remote_comm_id = rx->dreq.local_comm_id;
 	rej->msg_rejected = cm_msg_answered(from);
 	if (rx && rx->attr_id == IB_CM_WIRE_ATTR_REP)
 		rej->msg_rejected = IB_CM_WIRE_MSG_REP;
@@ -98,7 +176,6 @@ static void cm_build_rej(struct cm_id_priv *p, enum ib_cm_sm_tx tx,
 		rej->ari_length = args->ari_length;
 		if (args->ari_length)
 			memcpy(rej->ari, args->ari, args->ari_length);
-		cm_copy_priv(rej->private_data, IB_CM_WIRE_REJ_PRIV_LEN, args);
 		return;
 	}
 	rej->reason = ib_cm_tx_rej_reason(tx);
@@ -109,17 +186,26 @@ static void cm_build_rej(struct cm_id_priv *p, enum ib_cm_sm_tx tx,
 	}
 }
 
-static void cm_build_sidr_rep(struct cm_id_priv *p, enum ib_cm_sm_tx tx,
-			      const struct cm_tx_args *args,
-			      struct ib_cm_wire_msg *m)
+static void cm_build_rep(struct cm_id_priv *p,
+			 const struct ib_cm_rep_param *rp,
+			 struct ib_cm_rep_fields *rep)
 {
-	struct ib_cm_sidr_rep_fields *r = &m->sidr_rep;
-	const struct ib_cm_sidr_rep_param *sp = args ? args->sidr_rep : NULL;
+	rep->local_qpn = rp->qp_num;
+	rep->starting_psn = rp->starting_psn;
+	rep->local_ca_guid = cm_node_guid(p);
+	rep->responder_resources = rp->responder_resources;
+	rep->initiator_depth = rp->initiator_depth;
+	rep->target_ack_delay = p->cm_dev->ack_delay & 0x1f;
+	rep->failover_accepted = rp->failover_accepted;
+	rep->flow_control = rp->flow_control;
+	rep->rnr_retry_count = rp->rnr_retry_count;
+	rep->srq = rp->srq;
+}
 
-	m->attr_id = IB_CM_WIRE_ATTR_SIDR_REP;
-	m->tid = p->sidr_tid;
-	r->request_id = p->remote_id;
-	r->service_id = p->service_id;
+static void cm_build_sidr_rep(enum ib_cm_sm_tx tx,
+			      const struct ib_cm_sidr_rep_param *sp,
+			      struct ib_cm_sidr_rep_fields *r)
+{
 	if (tx != IB_CM_TX_SIDR_REP || !sp) {
 		r->status = (u8)ib_cm_tx_sidr_status(tx);
 		return;
@@ -127,104 +213,81 @@ static void cm_build_sidr_rep(struct cm_id_priv *p, enum ib_cm_sm_tx tx,
 	r->status = (u8)sp->status;
 	r->qpn = sp->qp_num;
 	r->qkey = sp->qkey;
-	if (sp->info_length) {
-		r->info_length = sp->info_length;
-		memcpy(r->info, sp->info, sp->info_length);
-	}
-	if (sp->private_data)
-		memcpy(r->private_data, sp->private_data, sp->private_data_len);
+	r->info_length = sp->info ? sp->info_length : 0;
+	if (r->info_length)
+		memcpy(r->info, sp->info, r->info_length);
 }
 
-/* fill @b->msg for @tx; 1: resend the stored MAD in @stored instead */
+/*
+ * Fill @m for @tx: what every message has from the layout table (TID,
+ * the two comm IDs, the user's private data), then what is its own.
+ */
 static int cm_build(struct cm_id_priv *p, enum ib_cm_sm_tx tx,
 		    const struct cm_tx_args *args,
 		    const struct ib_cm_wire_msg *rx, enum ib_cm_state from,
 		    struct ib_cm_wire_msg *m)
 {
-	switch (tx) {
-	case IB_CM_TX_REQ:
-		m->attr_id = IB_CM_WIRE_ATTR_REQ;
-		m->tid = p->req_tid;
+	const struct cm_msg_layout *l = cm_msg_layout(cm_tx_attr(tx));
+	const void *priv;
+	u32 len;
+
+	if (!l)
+		return -EINVAL;
+	m->attr_id = l->attr_id;
+	m->tid = cm_tx_tid(p, l->attr_id, rx);
+	cm_msg_put32(m, l->sender_off, p->local_id);
+	cm_msg_put32(m, l->receiver_off, p->remote_id);
+	priv = cm_tx_priv(tx, args, &len);
+	if (priv)
+		memcpy((u8 *)m + l->priv_off, priv, min_t(u32, len, l->priv_len));
+
+	switch (l->attr_id) {
+	case IB_CM_WIRE_ATTR_REQ:
 		m->req = *args->req;
-		return 0;
-	case IB_CM_TX_MRA:
-		m->attr_id = IB_CM_WIRE_ATTR_MRA;
-		m->tid = p->req_tid;
-		m->mra.local_comm_id = p->local_id;
-		m->mra.remote_comm_id = p->remote_id;
+		break;
+	case IB_CM_WIRE_ATTR_MRA:
 		m->mra.msg_mraed = cm_msg_answered(p->state);
 		m->mra.service_timeout = args->mra_service_timeout;
-		cm_copy_priv(m->mra.private_data, IB_CM_WIRE_MRA_PRIV_LEN, args);
-		return 0;
-	case IB_CM_TX_REJ:
-	case IB_CM_TX_REJ_TIMEOUT:
-	case IB_CM_TX_REJ_BAD_SID:
-	case IB_CM_TX_REJ_STALE:
-	case IB_CM_TX_REJ_CONSUMER:
-		cm_build_rej(p, tx, args, rx, from, m);
-		return 0;
-	case IB_CM_TX_REP: {
-		const struct ib_cm_rep_param *rp = args->rep;
-
-		m->attr_id = IB_CM_WIRE_ATTR_REP;
-		m->tid = p->req_tid;
-		m->rep.local_comm_id = p->local_id;
-		m->rep.remote_comm_id = p->remote_id;
-		m->rep.local_qpn = rp->qp_num;
-		m->rep.starting_psn = rp->starting_psn;
-		m->rep.local_ca_guid = cm_node_guid(p);
-		m->rep.responder_resources = rp->responder_resources;
-		m->rep.initiator_depth = rp->initiator_depth;
-		m->rep.target_ack_delay = p->cm_dev->ack_delay & 0x1f;
-		m->rep.failover_accepted = rp->failover_accepted;
-		m->rep.flow_control = rp->flow_control;
-		m->rep.rnr_retry_count = rp->rnr_retry_count;
-		m->rep.srq = rp->srq;
-		if (rp->private_data)
-			memcpy(m->rep.private_data, rp->private_data,
-			       rp->private_data_len);
-		return 0;
-	}
-	case IB_CM_TX_RTU:
-		m->attr_id = IB_CM_WIRE_ATTR_RTU;
-		m->tid = p->req_tid;
-		m->rtu.local_comm_id = p->local_id;
-		m->rtu.remote_comm_id = p->remote_id;
-		cm_copy_priv(m->rtu.private_data, IB_CM_WIRE_RTU_PRIV_LEN, args);
-		return 0;
-	case IB_CM_TX_DREQ:
-		m->attr_id = IB_CM_WIRE_ATTR_DREQ;
-		m->tid = ib_cm_wire_new_tid(p->port->hi_tid, p->local_id);
-		m->dreq.local_comm_id = p->local_id;
-		m->dreq.remote_comm_id = p->remote_id;
+		break;
+	case IB_CM_WIRE_ATTR_REJ:
+		cm_build_rej(p, tx, args, rx, from, &m->rej);
+		break;
+	case IB_CM_WIRE_ATTR_REP:
+		cm_build_rep(p, args->rep, &m->rep);
+		break;
+	case IB_CM_WIRE_ATTR_DREQ:
 		m->dreq.remote_qpn_eecn = p->remote_qpn;
-		cm_copy_priv(m->dreq.private_data, IB_CM_WIRE_DREQ_PRIV_LEN,
-			     args);
-		return 0;
-	case IB_CM_TX_DREP:
-		m->attr_id = IB_CM_WIRE_ATTR_DREP;
-		m->tid = rx ? rx->tid : p->dreq_tid;
-		m->drep.local_comm_id = p->local_id;
-		m->drep.remote_comm_id = p->remote_id;
-		cm_copy_priv(m->drep.private_data, IB_CM_WIRE_DREP_PRIV_LEN,
-			     args);
-		return 0;
-	case IB_CM_TX_SIDR_REQ:
-		m->attr_id = IB_CM_WIRE_ATTR_SIDR_REQ;
-		m->tid = p->sidr_tid;
-		m->sidr_req.request_id = p->local_id;
+		break;
+	case IB_CM_WIRE_ATTR_SIDR_REQ:
 		m->sidr_req.pkey = p->path.pkey;
 		m->sidr_req.service_id = p->service_id;
-		cm_copy_priv(m->sidr_req.private_data,
-			     IB_CM_WIRE_SIDR_REQ_PRIV_LEN, args);
-		return 0;
-	case IB_CM_TX_SIDR_REP:
-	case IB_CM_TX_SIDR_REP_NO_SID:
-	case IB_CM_TX_SIDR_REP_REJECT:
-		cm_build_sidr_rep(p, tx, args, m);
-		return 0;
+		break;
+	case IB_CM_WIRE_ATTR_SIDR_REP:
+		m->sidr_rep.service_id = p->service_id;
+		cm_build_sidr_rep(tx, args ? args->sidr_rep : NULL,
+				  &m->sidr_rep);
+		break;
+	}
+	return 0;
+}
+
+/* where @p keeps the last @tx it sent (MRA, REP, RTU), else NULL */
+static u8 *cm_stored_mad(struct cm_id_priv *p, enum ib_cm_sm_tx tx,
+			 bool **valid)
+{
+	switch (tx) {
+	case IB_CM_TX_MRA:
+		*valid = &p->mra_valid;
+		return p->mra_mad;
+	case IB_CM_TX_REP:
+		*valid = &p->rep_valid;
+		return p->rep_mad;
+	case IB_CM_TX_RTU:
+		*valid = &p->rtu_valid;
+		return p->rtu_mad;
 	default:
-		return -EINVAL;
+		*valid = NULL;
+		return NULL;
 	}
 }
 
@@ -240,28 +303,25 @@ int cm_send_tx(struct cm_id_priv *p, enum ib_cm_sm_tx tx, bool arm,
 	struct rdma_mad_dest dest;
 	struct cm_tx_buf *b;
 	const u8 *mad;
-	u8 *store = NULL;
-	bool resend;
+	bool *valid;
+	u8 *store;
 	int ret;
 
 	lockdep_assert_held(&p->mutex);
 	if (READ_ONCE(p->cm_dev->going_away) || !p->port)
 		return -ENODEV;
 	agent = p->port->agent;
-	resend = !args && (tx == IB_CM_TX_MRA || tx == IB_CM_TX_REP ||
-			   tx == IB_CM_TX_RTU);
+	store = cm_stored_mad(p, tx, &valid);
 	b = (struct cm_tx_buf *)kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
-	if (resend) {
-		if ((tx == IB_CM_TX_MRA && !p->mra_valid) ||
-		    (tx == IB_CM_TX_REP && !p->rep_valid) ||
-		    (tx == IB_CM_TX_RTU && !p->rtu_valid)) {
+	if (store && !args) {
+		/* an answer to a duplicate: what went out before */
+		if (!*valid) {
 			ret = -ENOENT;
 			goto out;
 		}
-		mad = tx == IB_CM_TX_MRA ? p->mra_mad :
-		      tx == IB_CM_TX_REP ? p->rep_mad : p->rtu_mad;
+		mad = store;
 	} else {
 		ret = cm_build(p, tx, args, rx_msg, from, &b->msg);
 		if (ret)
@@ -270,17 +330,9 @@ int cm_send_tx(struct cm_id_priv *p, enum ib_cm_sm_tx tx, bool arm,
 		if (ret)
 			goto out;
 		mad = b->mad;
-		if (tx == IB_CM_TX_MRA)
-			store = p->mra_mad;
-		else if (tx == IB_CM_TX_REP)
-			store = p->rep_mad;
-		else if (tx == IB_CM_TX_RTU)
-			store = p->rtu_mad;
 		if (store) {
 			memcpy(store, b->mad, IB_MAD_WIRE_SIZE);
-			p->mra_valid |= tx == IB_CM_TX_MRA;
-			p->rep_valid |= tx == IB_CM_TX_REP;
-			p->rtu_valid |= tx == IB_CM_TX_RTU;
+			*valid = true;
 		}
 		/* a delayed MRA goes out only to answer a duplicate */
 		if (tx == IB_CM_TX_MRA && p->mra_delayed) {
@@ -318,6 +370,7 @@ out:
 void cm_send_orphan(struct cm_port *port, const struct rdma_mad_recv *rx,
 		    const struct ib_cm_wire_msg *msg, enum ib_cm_sm_tx tx)
 {
+	const struct cm_msg_layout *l, *rx_l;
 	struct ib_cm_roce_path path = {};
 	struct rdma_mad_dest dest;
 	struct cm_tx_buf *b;
@@ -328,24 +381,29 @@ void cm_send_orphan(struct cm_port *port, const struct rdma_mad_recv *rx,
 	if (!b)
 		return;
 	b->msg.tid = msg->tid;
+	/* the answer names the IDs the other way round */
+	rx_l = cm_msg_layout(msg->attr_id);
+	l = cm_msg_layout(cm_tx_attr(tx));
+	if (!rx_l || !l)
+		goto out;
+	b->msg.attr_id = l->attr_id;
+	if (rx_l->sender_off != CM_NO_OFF)
+		cm_msg_put32(&b->msg, l->receiver_off,
+			     cm_msg_get32(msg, rx_l->sender_off));
+	if (rx_l->receiver_off != CM_NO_OFF)
+		cm_msg_put32(&b->msg, l->sender_off,
+			     cm_msg_get32(msg, rx_l->receiver_off));
 	switch (tx) {
 	case IB_CM_TX_REJ_BAD_SID:
 	case IB_CM_TX_REJ_STALE:
-		b->msg.attr_id = IB_CM_WIRE_ATTR_REJ;
-		b->msg.rej.remote_comm_id = msg->req.local_comm_id;
 		b->msg.rej.msg_rejected = IB_CM_WIRE_MSG_REQ;
 		b->msg.rej.reason = ib_cm_tx_rej_reason(tx);
 		break;
 	case IB_CM_TX_SIDR_REP_NO_SID:
-		b->msg.attr_id = IB_CM_WIRE_ATTR_SIDR_REP;
-		b->msg.sidr_rep.request_id = msg->sidr_req.request_id;
 		b->msg.sidr_rep.service_id = msg->sidr_req.service_id;
 		b->msg.sidr_rep.status = (u8)ib_cm_tx_sidr_status(tx);
 		break;
 	case IB_CM_TX_DREP:
-		b->msg.attr_id = IB_CM_WIRE_ATTR_DREP;
-		b->msg.drep.local_comm_id = msg->dreq.remote_comm_id;
-		b->msg.drep.remote_comm_id = msg->dreq.local_comm_id;
 		break;
 	default:
 		goto out;
@@ -397,6 +455,50 @@ static int cm_path_sgid(struct cm_id_priv *p, struct ib_cm_roce_path *path)
 	return 0;
 }
 
+/* the REQ @param asks for, from @p's path and comm ID */
+static struct ib_cm_req_fields cm_req_fields(const struct cm_id_priv *p,
+					     const struct ib_cm_req_param *param)
+{
+	const struct ib_cm_roce_path *path = &p->path;
+	struct ib_cm_req_fields req = {
+		.local_comm_id = p->local_id,
+		.service_id = be64_to_cpu(param->service_id),
+		.local_ca_guid = cm_node_guid(p),
+		.local_qpn = param->qp_num,
+		.starting_psn = param->starting_psn,
+		.pkey = path->pkey,
+		.responder_resources = param->responder_resources,
+		.initiator_depth = param->initiator_depth,
+		.remote_cm_response_timeout = param->remote_cm_response_timeout,
+		.transport_type = param->qp_type == IB_QPT_UC ?
+				  IB_CM_WIRE_TRANSPORT_UC :
+				  IB_CM_WIRE_TRANSPORT_RC,
+		.flow_control = param->flow_control,
+		.local_cm_response_timeout = param->local_cm_response_timeout,
+		.retry_count = param->retry_count,
+		.mtu = (u8)path->mtu,
+		.rnr_retry_count = param->rnr_retry_count,
+		.max_cm_retries = param->max_cm_retries,
+		.srq = param->srq,
+		.primary = {
+			/* RoCE has no LIDs: the permissive LID stands in */
+			.local_lid = 0xffff,
+			.remote_lid = 0xffff,
+			.flow_label = path->flow_label,
+			.traffic_class = path->traffic_class,
+			.hop_limit = path->hop_limit ? path->hop_limit : 64,
+			.local_ack_timeout = p->path_timeout,
+		},
+	};
+
+	memcpy(req.primary.local_gid, path->sgid.raw, IB_CM_WIRE_GID_LEN);
+	memcpy(req.primary.remote_gid, path->dgid.raw, IB_CM_WIRE_GID_LEN);
+	if (param->private_data)
+		memcpy(req.private_data, param->private_data,
+		       param->private_data_len);
+	return req;
+}
+
 int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 {
 	struct cm_id_priv *p = cm_priv(cm_id);
@@ -420,51 +522,13 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	ret = cm_path_sgid(p, &p->path);
 	if (ret)
 		goto out;
-	p->service_id = be64_to_cpu(param->service_id);
-	p->id.service_id = param->service_id;
-	p->local_qpn = param->qp_num;
-	p->rq_psn = param->starting_psn;
-	p->qp_type = param->qp_type;
-	p->responder_resources = param->responder_resources;
-	p->initiator_depth = param->initiator_depth;
-	p->retry_count = param->retry_count;
-	p->rnr_retry_count = param->rnr_retry_count;
-	p->max_cm_retries = param->max_cm_retries;
 	p->path_timeout = ib_cm_ack_timeout(p->cm_dev->ack_delay,
 					    path->packet_life_time);
 	p->timeout_ms = ib_cm_req_timeout_ms(path->packet_life_time,
 					     param->remote_cm_response_timeout);
 	p->req_tid = ib_cm_wire_new_tid(p->port->hi_tid, p->local_id);
-
-	req->local_comm_id = p->local_id;
-	req->service_id = p->service_id;
-	req->local_ca_guid = cm_node_guid(p);
-	req->local_qpn = param->qp_num;
-	req->responder_resources = param->responder_resources;
-	req->initiator_depth = param->initiator_depth;
-	req->remote_cm_response_timeout = param->remote_cm_response_timeout;
-	req->transport_type = param->qp_type == IB_QPT_UC ?
-			      IB_CM_WIRE_TRANSPORT_UC : IB_CM_WIRE_TRANSPORT_RC;
-	req->flow_control = param->flow_control;
-	req->starting_psn = param->starting_psn;
-	req->local_cm_response_timeout = param->local_cm_response_timeout;
-	req->retry_count = param->retry_count;
-	req->pkey = path->pkey;
-	req->mtu = (u8)path->mtu;
-	req->rnr_retry_count = param->rnr_retry_count;
-	req->max_cm_retries = param->max_cm_retries;
-	req->srq = param->srq;
-	memcpy(req->primary.local_gid, p->path.sgid.raw, IB_CM_WIRE_GID_LEN);
-	memcpy(req->primary.remote_gid, path->dgid.raw, IB_CM_WIRE_GID_LEN);
-	req->primary.local_lid = 0xffff;	/* permissive LID on RoCE */
-	req->primary.remote_lid = 0xffff;
-	req->primary.flow_label = path->flow_label;
-	req->primary.traffic_class = path->traffic_class;
-	req->primary.hop_limit = path->hop_limit ? path->hop_limit : 64;
-	req->primary.local_ack_timeout = p->path_timeout;
-	if (param->private_data)
-		memcpy(req->private_data, param->private_data,
-		       param->private_data_len);
+	*req = cm_req_fields(p, param);
+	cm_take_req(p, req, false);
 	args.req = req;
 	ret = cm_step(p, IB_CM_IN_SEND_REQ, &args, NULL, NULL);
 out:

@@ -24,6 +24,26 @@
 
 struct cm_device;
 
+/*
+ * The tables that find an ID (cm.table[], cm_id_priv.node[]), each a
+ * list under cm.lock, and what cm_find() matches in each.
+ */
+enum cm_table {
+	CM_TBL_LISTEN,		/* device + service ID */
+	CM_TBL_REMOTE_ID,	/* remote comm ID + remote CA GUID */
+	CM_TBL_REMOTE_QPN,	/* remote QPN + remote CA GUID */
+	CM_TBL_SIDR,		/* request ID + source GID, while pending */
+	CM_TBL_DEV,		/* every ID, for device removal */
+	CM_TBL_COUNT
+};
+
+/* a cm_find() key: which fields count depends on the table */
+struct cm_key {
+	u64 num;		/* service ID, comm ID, QPN, request ID */
+	u64 guid;
+	const void *ptr;	/* cm_device (listen), source GID (SIDR) */
+};
+
 struct cm_port {
 	struct cm_device *cm_dev;
 	u32 port_num;
@@ -70,11 +90,7 @@ struct cm_id_priv {
 
 	/* tables (under cm.lock) */
 	u32 xa_index;			/* local comm ID ^ cm.xor */
-	struct list_head listen_node;	/* cm.listen_list */
-	struct list_head remote_id_node;	/* cm.remote_id_list */
-	struct list_head remote_qpn_node;	/* cm.remote_qpn_list */
-	struct list_head sidr_node;	/* cm.sidr_list */
-	struct list_head dev_node;	/* cm.id_list */
+	struct list_head node[CM_TBL_COUNT];	/* in cm.table[] */
 
 	/* what the connection knows */
 	u32 local_id;
@@ -141,11 +157,7 @@ struct cm_globals {
 	struct xarray local_ids;
 	u32 xa_next;
 	u32 xor;
-	struct list_head listen_list;
-	struct list_head remote_id_list;
-	struct list_head remote_qpn_list;
-	struct list_head sidr_list;
-	struct list_head id_list;
+	struct list_head table[CM_TBL_COUNT];
 	struct workqueue_struct *wq;
 };
 
@@ -154,6 +166,39 @@ extern struct cm_globals cm;
 static inline struct cm_id_priv *cm_priv(struct ib_cm_id *id)
 {
 	return container_of(id, struct cm_id_priv, id);
+}
+
+/*
+ * Where the fields every CM message shares stand in struct
+ * ib_cm_wire_msg: the sender's comm ID (local comm ID, SIDR request ID),
+ * the receiver's (remote comm ID, the request ID a SIDR_REP answers),
+ * the private data.  CM_NO_OFF: the message has no such field.
+ */
+#define CM_NO_OFF	0xffff
+
+struct cm_msg_layout {
+	u16 attr_id;
+	u16 sender_off;
+	u16 receiver_off;
+	u16 priv_off;
+	u16 priv_len;
+};
+
+/* the layout of a message we handle, NULL for any other attribute */
+const struct cm_msg_layout *cm_msg_layout(u16 attr_id);
+
+static inline u32 cm_msg_get32(const struct ib_cm_wire_msg *m, u16 off)
+{
+	u32 v;
+
+	memcpy(&v, (const u8 *)m + off, sizeof(v));
+	return v;
+}
+
+static inline void cm_msg_put32(struct ib_cm_wire_msg *m, u16 off, u32 v)
+{
+	if (off != CM_NO_OFF)
+		memcpy((u8 *)m + off, &v, sizeof(v));
 }
 
 /* cm.c */
@@ -170,16 +215,17 @@ extern struct ib_client cm_client;
 struct cm_id_priv *cm_alloc_id(struct cm_device *cm_dev,
 			       ib_cm_handler handler, void *context);
 struct cm_id_priv *cm_find_local(u32 local_id);
-struct cm_id_priv *cm_find_remote_id(u32 remote_id, u64 guid);
-struct cm_id_priv *cm_find_remote_qpn(u32 qpn, u64 guid);
-struct cm_id_priv *cm_find_listen(struct cm_device *cm_dev, u64 sid);
-struct cm_id_priv *cm_find_sidr(u32 request_id, const union ib_gid *src);
+struct cm_id_priv *cm_find(enum cm_table t, const struct cm_key *key);
+void cm_table_add(struct cm_id_priv *p, enum cm_table t);
+void cm_table_del(struct cm_id_priv *p, enum cm_table t);
 void cm_enter_remote_tables(struct cm_id_priv *p);
 struct cm_event_work *cm_alloc_ev(void);
 void cm_free_ev(struct cm_event_work *ev);
 void cm_timeout(struct cm_id_priv *p, enum ib_wc_status status);
 
 /* cm_recv.c */
+void cm_take_req(struct cm_id_priv *p, const struct ib_cm_req_fields *req,
+		 bool passive);
 extern const struct rdma_mad_agent_ops cm_agent_ops;
 
 /* cm_msg.c */
