@@ -75,7 +75,8 @@ struct cm_id_priv *cm_alloc_id(struct cm_device *cm_dev,
 	init_completion(&p->released);
 	mutex_init(&p->mutex);
 	for (t = 0; t < CM_TBL_COUNT; t++)
-		INIT_LIST_HEAD(&p->node[t]);
+		RB_CLEAR_NODE(&p->node[t]);
+	INIT_LIST_HEAD(&p->dev_node);
 	INIT_DELAYED_WORK(&p->timewait_work, cm_timewait_work);
 	INIT_DELAYED_WORK(&p->mra_work, cm_mra_work);
 	spin_lock_init(&p->ev_lock);
@@ -93,7 +94,7 @@ struct cm_id_priv *cm_alloc_id(struct cm_device *cm_dev,
 		goto err_unlock;
 	p->local_id = p->xa_index ^ cm.xor;
 	p->id.local_id = cpu_to_be32(p->local_id);
-	cm_table_add(p, CM_TBL_DEV);
+	list_add_tail(&p->dev_node, &cm.id_list);
 	kref_get(&cm_dev->ref);
 	mutex_unlock(&cm.lock);
 	return p;
@@ -119,46 +120,99 @@ struct cm_id_priv *cm_find_local(u32 local_id)
 	return p;
 }
 
-static bool cm_key_match(enum cm_table t, const struct cm_id_priv *p,
-			 const struct cm_key *k)
+/* the key under which @p stands in table @t */
+static void cm_id_key(enum cm_table t, const struct cm_id_priv *p,
+		      struct cm_key *k)
 {
+	k->guid = 0;
+	k->ptr = NULL;
 	switch (t) {
 	case CM_TBL_LISTEN:
-		return p->cm_dev == k->ptr && p->service_id == k->num;
+		k->num = p->service_id;
+		k->ptr = p->cm_dev;
+		break;
 	case CM_TBL_REMOTE_ID:
-		return p->remote_id == k->num && p->remote_ca_guid == k->guid;
+		k->num = p->remote_id;
+		k->guid = p->remote_ca_guid;
+		break;
 	case CM_TBL_REMOTE_QPN:
-		return p->remote_qpn == k->num && p->remote_ca_guid == k->guid;
-	case CM_TBL_SIDR:
-		return p->remote_id == k->num &&
-		       !memcmp(&p->path.dgid, k->ptr, sizeof(p->path.dgid));
-	default:
-		return false;
+		k->num = p->remote_qpn;
+		k->guid = p->remote_ca_guid;
+		break;
+	default:	/* CM_TBL_SIDR */
+		k->num = p->remote_id;
+		k->ptr = &p->path.dgid;
+		break;
 	}
 }
 
-/* the first ID of table @t that matches @key (no reference), or NULL */
+/* order of two keys of table @t: <0, 0, >0 */
+static int cm_key_cmp(enum cm_table t, const struct cm_key *a,
+		      const struct cm_key *b)
+{
+	if (a->num != b->num)
+		return a->num < b->num ? -1 : 1;
+	if (a->guid != b->guid)
+		return a->guid < b->guid ? -1 : 1;
+	if (t == CM_TBL_SIDR)
+		return memcmp(a->ptr, b->ptr, sizeof(union ib_gid));
+	if (a->ptr != b->ptr)
+		return (uintptr_t)a->ptr < (uintptr_t)b->ptr ? -1 : 1;
+	return 0;
+}
+
+static struct cm_id_priv *cm_node_id(enum cm_table t, struct rb_node *n)
+{
+	return (struct cm_id_priv *)((u8 *)n -
+				     offsetof(struct cm_id_priv, node[t]));
+}
+
+/* an ID of table @t with @key (no reference), or NULL */
 struct cm_id_priv *cm_find(enum cm_table t, const struct cm_key *key)
 {
-	struct cm_id_priv *p;
+	struct rb_node *n;
+	struct cm_key k;
+	int c;
 
 	lockdep_assert_held(&cm.lock);
-	list_for_each_entry(p, &cm.table[t], node[t])
-		if (cm_key_match(t, p, key))
-			return p;
+	n = cm.table[t].rb_node;
+	while (n) {
+		cm_id_key(t, cm_node_id(t, n), &k);
+		c = cm_key_cmp(t, key, &k);
+		if (!c)
+			return cm_node_id(t, n);
+		n = c < 0 ? n->rb_left : n->rb_right;
+	}
 	return NULL;
 }
 
+/* equal keys (a stale peer's) go right of the ones there */
 void cm_table_add(struct cm_id_priv *p, enum cm_table t)
 {
+	struct rb_node **link = &cm.table[t].rb_node, *parent = NULL;
+	struct cm_key mine, k;
+
 	lockdep_assert_held(&cm.lock);
-	list_add_tail(&p->node[t], &cm.table[t]);
+	if (!RB_EMPTY_NODE(&p->node[t]))
+		return;
+	cm_id_key(t, p, &mine);
+	while (*link) {
+		parent = *link;
+		cm_id_key(t, cm_node_id(t, parent), &k);
+		link = cm_key_cmp(t, &mine, &k) < 0 ? &parent->rb_left :
+						      &parent->rb_right;
+	}
+	rb_link_node(&p->node[t], parent, link);
+	rb_insert_color(&p->node[t], &cm.table[t]);
 }
 
 void cm_table_del(struct cm_id_priv *p, enum cm_table t)
 {
 	lockdep_assert_held(&cm.lock);
-	list_del_init(&p->node[t]);
+	if (RB_EMPTY_NODE(&p->node[t]))
+		return;
+	rb_erase(&p->node[t], &cm.table[t]);
+	RB_CLEAR_NODE(&p->node[t]);
 }
 
 /* enter the remote-ID and remote-QPN tables (a connection being made) */
@@ -282,6 +336,7 @@ int cm_step(struct cm_id_priv *p, enum ib_cm_sm_input in,
 	struct ib_cm_sm_action act;
 	enum ib_cm_state from;
 	int ret = 0, n;
+	u32 mra_ms;
 
 	lockdep_assert_held(&p->mutex);
 	for (n = 0; n < CM_STEPS_MAX; n++) {
@@ -325,11 +380,14 @@ int cm_step(struct cm_id_priv *p, enum ib_cm_sm_input in,
 			ret = 0;
 		}
 		if (act.work & IB_CM_DO_EXTEND) {
+			/* the peer's MRA: wait its service time, then time out */
 			cm_cancel_armed(p);
 			p->mra_pending = true;
+			mra_ms = ib_cm_mra_timeout_ms(rx_msg ?
+						      rx_msg->mra.service_timeout : 0,
+						      p->path_timeout);
 			queue_delayed_work(cm.wq, &p->mra_work,
-					   msecs_to_jiffies(ib_cm_mra_timeout_ms(rx_msg ? rx_msg->mra.service_timeout : 0,
-										 p->path_timeout)));
+					   msecs_to_jiffies(mra_ms));
 		}
 		if (act.report != IB_CM_NO_EVENT && ev) {
 			ev->ev.event = (enum ib_cm_event_type)act.report;
@@ -396,7 +454,7 @@ static void cm_timewait_work(struct work_struct *work)
 	mutex_unlock(&p->mutex);
 }
 
-/* ------------------------------------------------------------ create, destroy */
+/* ------------------------------------------------------------ create */
 
 struct ib_cm_id *ib_create_cm_id(struct ib_device *device,
 				 ib_cm_handler cm_handler, void *context)
@@ -433,6 +491,7 @@ static void cm_destroy(struct cm_id_priv *p, int err, bool from_handler)
 	mutex_lock(&cm.lock);
 	for (t = 0; t < CM_TBL_COUNT; t++)
 		cm_table_del(p, (enum cm_table)t);
+	list_del_init(&p->dev_node);
 	xa_erase(&cm.local_ids, p->xa_index);
 	mutex_unlock(&cm.lock);
 
@@ -591,12 +650,11 @@ static void cm_remove_one(struct ib_device *ib_dev, void *client_data)
 		mutex_lock(&cm.lock);
 		i = 0;
 		p = NULL;
-		list_for_each_entry(p, &cm.table[CM_TBL_DEV], node[CM_TBL_DEV]) {
+		list_for_each_entry(p, &cm.id_list, dev_node) {
 			if (p->cm_dev == cm_dev && i++ == visited)
 				break;
 		}
-		if (list_entry_is_head(p, &cm.table[CM_TBL_DEV],
-				       node[CM_TBL_DEV])) {
+		if (list_entry_is_head(p, &cm.id_list, dev_node)) {
 			mutex_unlock(&cm.lock);
 			break;
 		}
@@ -637,7 +695,8 @@ static int __init ib_cm_init(void)
 	mutex_init(&cm.lock);
 	xa_init_flags(&cm.local_ids, XA_FLAGS_ALLOC);
 	for (t = 0; t < CM_TBL_COUNT; t++)
-		INIT_LIST_HEAD(&cm.table[t]);
+		cm.table[t] = RB_ROOT;
+	INIT_LIST_HEAD(&cm.id_list);
 	cm.xor = get_random_u32();
 	cm.wq = alloc_workqueue("ib_cm", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!cm.wq)

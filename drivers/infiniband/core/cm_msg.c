@@ -366,9 +366,13 @@ out:
 	return ret;
 }
 
-/* a reply to a message that names no ID of ours */
-void cm_send_orphan(struct cm_port *port, const struct rdma_mad_recv *rx,
-		    const struct ib_cm_wire_msg *msg, enum ib_cm_sm_tx tx)
+/*
+ * A reply to a message that names no ID of ours (or that could not be
+ * taken at all); @rej_reason: the reason of an IB_CM_TX_REJ.
+ */
+static void cm_send_answer(struct cm_port *port, const struct rdma_mad_recv *rx,
+			   const struct ib_cm_wire_msg *msg, enum ib_cm_sm_tx tx,
+			   u16 rej_reason)
 {
 	const struct cm_msg_layout *l, *rx_l;
 	struct ib_cm_roce_path path = {};
@@ -394,10 +398,12 @@ void cm_send_orphan(struct cm_port *port, const struct rdma_mad_recv *rx,
 		cm_msg_put32(&b->msg, l->sender_off,
 			     cm_msg_get32(msg, rx_l->receiver_off));
 	switch (tx) {
+	case IB_CM_TX_REJ:
 	case IB_CM_TX_REJ_BAD_SID:
 	case IB_CM_TX_REJ_STALE:
 		b->msg.rej.msg_rejected = IB_CM_WIRE_MSG_REQ;
-		b->msg.rej.reason = ib_cm_tx_rej_reason(tx);
+		b->msg.rej.reason = tx == IB_CM_TX_REJ ? rej_reason :
+				    ib_cm_tx_rej_reason(tx);
 		break;
 	case IB_CM_TX_SIDR_REP_NO_SID:
 		b->msg.sidr_rep.service_id = msg->sidr_req.service_id;
@@ -419,6 +425,38 @@ void cm_send_orphan(struct cm_port *port, const struct rdma_mad_recv *rx,
 	rdma_mad_send(port->agent, &dest, b->mad, 0, 0, false, NULL);
 out:
 	kfree(b);
+}
+
+void cm_send_orphan(struct cm_port *port, const struct rdma_mad_recv *rx,
+		    const struct ib_cm_wire_msg *msg, enum ib_cm_sm_tx tx)
+{
+	cm_send_answer(port, rx, msg, tx, 0);
+}
+
+/*
+ * A REQ the codec refused after reading all of it (@why): REJ with the
+ * reason that names the field, so the sender does not retry in vain.
+ * Anything else that does not decode is dropped.
+ */
+void cm_reject_malformed(struct cm_port *port, const struct rdma_mad_recv *rx,
+			 const struct ib_cm_wire_msg *msg,
+			 enum ib_cm_wire_why why)
+{
+	u16 reason;
+
+	if (msg->attr_id != IB_CM_WIRE_ATTR_REQ)
+		return;
+	switch (why) {
+	case IB_CM_WHY_TRANSPORT:
+		reason = IB_CM_REJ_INVALID_TRANSPORT_TYPE;
+		break;
+	case IB_CM_WHY_MTU:
+		reason = IB_CM_REJ_INVALID_MTU;
+		break;
+	default:
+		return;
+	}
+	cm_send_answer(port, rx, msg, IB_CM_TX_REJ, reason);
 }
 
 /* ------------------------------------------------------------ user calls */

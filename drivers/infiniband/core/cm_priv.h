@@ -8,6 +8,7 @@
 #define _IB_CM_PRIV_H
 
 #include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/mutex.h>
 #include <linux/kref.h>
 #include <linux/refcount.h>
@@ -25,15 +26,15 @@
 struct cm_device;
 
 /*
- * The tables that find an ID (cm.table[], cm_id_priv.node[]), each a
- * list under cm.lock, and what cm_find() matches in each.
+ * The tables that find an ID by a key (cm.table[], cm_id_priv.node[]),
+ * each a red-black tree under cm.lock, ordered by the key cm_find()
+ * matches: its number, then the GUID, then the pointer or GID.
  */
 enum cm_table {
-	CM_TBL_LISTEN,		/* device + service ID */
+	CM_TBL_LISTEN,		/* service ID + device */
 	CM_TBL_REMOTE_ID,	/* remote comm ID + remote CA GUID */
 	CM_TBL_REMOTE_QPN,	/* remote QPN + remote CA GUID */
 	CM_TBL_SIDR,		/* request ID + source GID, while pending */
-	CM_TBL_DEV,		/* every ID, for device removal */
 	CM_TBL_COUNT
 };
 
@@ -90,7 +91,8 @@ struct cm_id_priv {
 
 	/* tables (under cm.lock) */
 	u32 xa_index;			/* local comm ID ^ cm.xor */
-	struct list_head node[CM_TBL_COUNT];	/* in cm.table[] */
+	struct rb_node node[CM_TBL_COUNT];	/* in cm.table[], or cleared */
+	struct list_head dev_node;	/* cm.id_list */
 
 	/* what the connection knows */
 	u32 local_id;
@@ -157,7 +159,8 @@ struct cm_globals {
 	struct xarray local_ids;
 	u32 xa_next;
 	u32 xor;
-	struct list_head table[CM_TBL_COUNT];
+	struct rb_root table[CM_TBL_COUNT];
+	struct list_head id_list;	/* every ID, for device removal */
 	struct workqueue_struct *wq;
 };
 
@@ -234,6 +237,9 @@ int cm_send_tx(struct cm_id_priv *p, enum ib_cm_sm_tx tx, bool arm,
 	       const struct ib_cm_wire_msg *rx_msg, enum ib_cm_state from);
 void cm_send_orphan(struct cm_port *port, const struct rdma_mad_recv *rx,
 		    const struct ib_cm_wire_msg *msg, enum ib_cm_sm_tx tx);
+void cm_reject_malformed(struct cm_port *port, const struct rdma_mad_recv *rx,
+			 const struct ib_cm_wire_msg *msg,
+			 enum ib_cm_wire_why why);
 void cm_dest_from_path(const struct ib_cm_roce_path *path,
 		       struct rdma_mad_dest *dest);
 void cm_send_handler(struct rdma_mad_agent *agent,

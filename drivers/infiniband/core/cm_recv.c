@@ -389,8 +389,11 @@ static void cm_recv_rep(struct cm_port *port, const struct ib_cm_wire_msg *msg)
 		cm_rep_event(ev, rep);
 	mutex_lock(&p->mutex);
 	if (p->state == IB_CM_REQ_SENT || p->state == IB_CM_MRA_REQ_RCVD) {
-		cm_take_rep(p, rep);
+		/* the keys change: out of the trees (an ID reused) and in */
 		mutex_lock(&cm.lock);
+		cm_table_del(p, CM_TBL_REMOTE_ID);
+		cm_table_del(p, CM_TBL_REMOTE_QPN);
+		cm_take_rep(p, rep);
 		cm_enter_remote_tables(p);
 		mutex_unlock(&cm.lock);
 	}
@@ -504,12 +507,15 @@ static void cm_recv_handler(struct rdma_mad_agent *agent,
 {
 	struct cm_port *port = (struct cm_port *)rdma_mad_agent_context(agent);
 	struct ib_cm_wire_msg *msg;
+	enum ib_cm_wire_why why;
 
 	msg = (struct ib_cm_wire_msg *)kzalloc(sizeof(*msg), GFP_KERNEL);
 	if (!msg)
 		return;
-	if (ib_cm_wire_decode(rx->mad, IB_MAD_WIRE_SIZE, msg, NULL))
+	if (ib_cm_wire_decode(rx->mad, IB_MAD_WIRE_SIZE, msg, &why)) {
+		cm_reject_malformed(port, rx, msg, why);
 		goto out;
+	}
 	switch (msg->attr_id) {
 	case IB_CM_WIRE_ATTR_REQ:
 		cm_recv_req(port, rx, msg);

@@ -521,6 +521,25 @@ static void cm_destroy_established(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->id->state, IB_CM_LISTEN);
 }
 
+/*
+ * A REQ the passive side cannot take (MTU code 6: none) is rejected with
+ * reason 26 (invalid MTU) instead of being dropped, so the sender does
+ * not wait for its retries to run out.
+ */
+static void cm_malformed_req_rejected(struct kunit *test)
+{
+	struct cmk *k = (struct cmk *)test->priv;
+	struct ib_cm_roce_path path = cmk_path(k, 0);
+
+	path.mtu = (enum ib_mtu)6;
+	KUNIT_ASSERT_EQ(test, ib_cm_listen(k->passive.id,
+					   cpu_to_be64(CMK_SID + 11)), 0);
+	KUNIT_ASSERT_EQ(test, cmk_send_req(k->active.id, &path, CMK_SID + 11,
+					   CMK_A_QPN, 20, 3), 0);
+	cmk_expect_rej(test, &k->active, IB_CM_REJ_INVALID_MTU);
+	KUNIT_EXPECT_EQ(test, k->passive.nev, 0U);
+}
+
 /* a third side, on top of the two every case has */
 static struct cmk_side *cmk_third_side(struct kunit *test, struct cmk *k)
 {
@@ -602,6 +621,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE(cm_init_qp_attr),
 	KUNIT_CASE(cm_destroy_established),
 	KUNIT_CASE(cm_stale_qpn),
+	KUNIT_CASE(cm_malformed_req_rejected),
 	KUNIT_CASE(cm_device_removal),
 	{}
 };
