@@ -49,6 +49,8 @@ struct cmk_side {
 	struct ib_cm_rep_event_param rep;
 	enum ib_cm_rej_reason rej_reason;
 	u8 rej_ari_length;
+	u8 mra_service_timeout;
+	struct ib_cm_sidr_rep_event_param sidr_rep;
 	enum ib_wc_status send_status;
 	u8 priv[IB_CM_EVENT_COUNT][CMK_PRIV_CMP];
 };
@@ -60,6 +62,16 @@ struct cmk {
 	struct cmk_side active, passive;
 };
 
+/* a new ID a listener made: the side's, destroyed by cmk_exit() */
+static void cmk_new_id(struct cmk_side *s, struct ib_cm_id *cm_id)
+{
+	lockdep_assert_held(&s->lock);
+	if (!s->conn)
+		s->conn = cm_id;
+	if (s->nconn < CMK_MAX_CONN)
+		s->conns[s->nconn++] = cm_id;
+}
+
 static int cmk_handler(struct ib_cm_id *cm_id, const struct ib_cm_event *e)
 {
 	struct cmk_side *s = (struct cmk_side *)cm_id->context;
@@ -70,17 +82,22 @@ static int cmk_handler(struct ib_cm_id *cm_id, const struct ib_cm_event *e)
 		s->ev[s->nev] = e->event;
 	if (e->private_data && e->event < IB_CM_EVENT_COUNT)
 		memcpy(s->priv[e->event], e->private_data, CMK_PRIV_CMP);
+	/* a REQ the handler fails: ib_cm destroys the new ID */
+	if ((e->event == IB_CM_REQ_RECEIVED && !s->req_ret) ||
+	    e->event == IB_CM_SIDR_REQ_RECEIVED)
+		cmk_new_id(s, cm_id);
 	switch (e->event) {
 	case IB_CM_REQ_RECEIVED:
 		s->req = e->param.req_rcvd;
 		s->req_path = *e->param.req_rcvd.primary_path;
 		s->req_listen_id = e->param.req_rcvd.listen_id;
-		if (s->req_ret)
-			break;		/* ib_cm destroys the new ID */
-		if (!s->conn)
-			s->conn = cm_id;
-		if (s->nconn < CMK_MAX_CONN)
-			s->conns[s->nconn++] = cm_id;
+		break;
+	case IB_CM_SIDR_REP_RECEIVED:
+		s->sidr_rep = e->param.sidr_rep_rcvd;
+		s->sidr_rep.info = NULL;	/* not kept */
+		break;
+	case IB_CM_MRA_RECEIVED:
+		s->mra_service_timeout = e->param.mra_rcvd.service_timeout;
 		break;
 	case IB_CM_REP_RECEIVED:
 		s->rep = e->param.rep_rcvd;
@@ -540,6 +557,85 @@ static void cm_malformed_req_rejected(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, k->passive.nev, 0U);
 }
 
+/*
+ * The passive side asks for more time with an MRA (the active side's
+ * REQ timer makes way for it), then answers with a REP.
+ */
+static void cm_mra_then_rep(struct kunit *test)
+{
+	struct cmk *k = (struct cmk *)test->priv;
+	struct cmk_side *a = &k->active, *p = &k->passive;
+
+	cmk_listen_req(test, k, CMK_SID + 14, CMK_SID + 14, 20, 3);
+	CMK_ASSERT_EVENT(test, p, IB_CM_REQ_RECEIVED);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_mra(p->conn, 20, "wait", 5), 0);
+	KUNIT_EXPECT_EQ(test, p->conn->state, IB_CM_MRA_REQ_SENT);
+	CMK_ASSERT_EVENT(test, a, IB_CM_MRA_RECEIVED);
+	KUNIT_EXPECT_EQ(test, a->mra_service_timeout, 20);
+	CMK_EXPECT_BYTES(test, a->priv[IB_CM_MRA_RECEIVED], "wait", 5);
+	KUNIT_EXPECT_EQ(test, a->id->state, IB_CM_MRA_REQ_RCVD);
+	KUNIT_ASSERT_EQ(test, cmk_send_rep(k), 0);
+	CMK_ASSERT_EVENT(test, a, IB_CM_REP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, a->id->state, IB_CM_REP_RCVD);
+}
+
+static int cmk_sidr_req(struct cmk *k, u64 sid)
+{
+	struct ib_cm_roce_path path = cmk_path(k, 0);
+	struct ib_cm_sidr_req_param req = {
+		.service_id = cpu_to_be64(sid),
+		.path = &path,
+		.timeout_ms = 4000,
+		.max_cm_retries = 2,
+		.private_data = "sidr-req",
+		.private_data_len = 9,
+	};
+
+	return ib_send_cm_sidr_req(k->active.id, &req);
+}
+
+/*
+ * Service ID resolution: the listener's side gets SIDR_REQ_RECEIVED on a
+ * new ID and answers with its UD QP; a SIDR_REQ for a service nobody
+ * listens on gets status 1 (unsupported) from ib_cm.
+ */
+static void cm_sidr_resolve(struct kunit *test)
+{
+	struct cmk *k = (struct cmk *)test->priv;
+	struct cmk_side *a = &k->active, *p = &k->passive;
+	struct ib_cm_sidr_rep_param rep = {
+		.status = IB_SIDR_SUCCESS,
+		.qp_num = 0x444,
+		.qkey = 0x12345678,
+		.private_data = "sidr-rep",
+		.private_data_len = 9,
+	};
+
+	KUNIT_ASSERT_EQ(test, ib_cm_listen(p->id, cpu_to_be64(CMK_SID + 12)),
+			0);
+	KUNIT_ASSERT_EQ(test, cmk_sidr_req(k, CMK_SID + 12), 0);
+	KUNIT_EXPECT_EQ(test, a->id->state, IB_CM_SIDR_REQ_SENT);
+	CMK_ASSERT_EVENT(test, p, IB_CM_SIDR_REQ_RECEIVED);
+	KUNIT_ASSERT_NOT_NULL(test, p->conn);
+	CMK_EXPECT_BYTES(test, p->priv[IB_CM_SIDR_REQ_RECEIVED], "sidr-req", 9);
+	KUNIT_EXPECT_EQ(test, p->conn->state, IB_CM_SIDR_REQ_RCVD);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_rep(p->conn, &rep), 0);
+	CMK_ASSERT_EVENT(test, a, IB_CM_SIDR_REP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, a->sidr_rep.status, IB_SIDR_SUCCESS);
+	KUNIT_EXPECT_EQ(test, a->sidr_rep.qpn, 0x444U);
+	KUNIT_EXPECT_EQ(test, a->sidr_rep.qkey, 0x12345678U);
+	CMK_EXPECT_BYTES(test, a->priv[IB_CM_SIDR_REP_RECEIVED], "sidr-rep", 9);
+	KUNIT_EXPECT_EQ(test, a->id->state, IB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, p->conn->state, IB_CM_IDLE);
+
+	KUNIT_ASSERT_EQ(test, cmk_sidr_req(k, CMK_SID + 13), 0);
+	KUNIT_ASSERT_TRUE(test, wait_event_timeout(a->wq,
+			  cmk_count(a, IB_CM_SIDR_REP_RECEIVED) == 2,
+			  msecs_to_jiffies(CMK_WAIT_MS)) != 0);
+	KUNIT_EXPECT_EQ(test, a->sidr_rep.status, IB_SIDR_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, p->nconn, 1U);
+}
+
 /* a third side, on top of the two every case has */
 static struct cmk_side *cmk_third_side(struct kunit *test, struct cmk *k)
 {
@@ -622,6 +718,8 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE(cm_destroy_established),
 	KUNIT_CASE(cm_stale_qpn),
 	KUNIT_CASE(cm_malformed_req_rejected),
+	KUNIT_CASE(cm_mra_then_rep),
+	KUNIT_CASE(cm_sidr_resolve),
 	KUNIT_CASE(cm_device_removal),
 	{}
 };
