@@ -146,6 +146,15 @@ rxe0_up() {
 	gid_wait rxe0 1 0000:0000:0000:0000:0000:ffff:0a00:0001
 }
 
+# rxe0_again: after a KUnit suite's last case removed rxe0 (checked),
+# create it again on veth0 and wait for its IPv4 GID.
+rxe0_again() {
+	rdma dev show rxe0 >/dev/null 2>&1 && die "rxe0 still exists after the removal case"
+	echo "ok: rxe0 removed by the suite"
+	rdma link add rxe0 type rxe netdev veth0 || die "rdma link add rxe0 again"
+	gid_wait rxe0 1 0000:0000:0000:0000:0000:ffff:0a00:0001
+}
+
 # rxe0_down: undo rxe0_up (quietly: parts may be gone already).
 rxe0_down() {
 	rdma link delete rxe0 2>/dev/null

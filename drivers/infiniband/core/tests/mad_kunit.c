@@ -14,6 +14,7 @@
 #include <rdma/ib_device.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
+#include "roce_port.h"
 
 static char *dev_name_param = "rxe0";
 module_param_named(dev, dev_name_param, charp, 0444);
@@ -135,27 +136,12 @@ static struct rdma_mad_dest madk_dest(const struct madk *k)
 static int madk_init(struct kunit *test)
 {
 	struct madk *k = (struct madk *)kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
-	struct rdma_gid_entry e;
-	u32 i, n;
+	const char *why;
 
 	KUNIT_ASSERT_NOT_NULL(test, k);
-	k->dev = ib_device_get_by_name(dev_name_param, RDMA_DRIVER_UNKNOWN);
+	k->dev = roce_port1_get(dev_name_param, &k->sgid_index, &k->gid, &why);
 	if (!k->dev)
-		kunit_skip(test, "no device %s", dev_name_param);
-	n = rdma_gid_table_len(k->dev, 1);
-	for (i = 0; i < n; i++) {
-		if (rdma_query_gid_entry(k->dev, 1, i, &e) ||
-		    e.gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP ||
-		    e.gid.raw[10] != 0xff || e.gid.raw[11] != 0xff)
-			continue;
-		k->sgid_index = (u8)i;
-		k->gid = e.gid;
-		break;
-	}
-	if (i == n) {
-		ib_device_put(k->dev);
-		kunit_skip(test, "%s has no IPv4 RoCE v2 GID", dev_name_param);
-	}
+		kunit_skip(test, "%s: %s", dev_name_param, why);
 	test->priv = k;
 	return 0;
 }

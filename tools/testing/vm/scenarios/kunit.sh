@@ -3,8 +3,9 @@
 # Load every KUnit module we built; results are KTAP in the kernel log,
 # which the host parses into one result per case and checks against the
 # suites the sources declare (all modules but the netns one, which the
-# netns scenario runs, and the MAD one, which mad-loopback runs on rxe0):
-# kunit-modules: * !ib_core_netns_kunit !ib_core_mad_kunit
+# netns scenario runs, the MAD one, which mad-loopback runs on rxe0, and
+# the CM one, which cm-loopback runs on rxe0 with ib_cm loaded):
+# kunit-modules: * !ib_core_netns_kunit !ib_core_mad_kunit !ib_cm_kunit
 . "$REPO/tools/testing/vm/lib.sh"
 stack_load ours || die "cannot load our stack"
 # ib_core_verbs resolves an AH to a local IPv4 address: give it one
@@ -17,7 +18,7 @@ while read -r ko; do
 	insmod "$ko" || die "insmod $ko"
 	rmmod "$(basename "$ko" .ko)" || die "rmmod $ko"
 done < <(find "$MODDIR/drivers" -name '*_kunit.ko' ! -name '*netns_kunit.ko' \
-	! -name '*mad_kunit.ko' | sort)
+	! -name '*mad_kunit.ko' ! -name 'ib_cm_kunit.ko' | sort)
 # ib_core_netns_kunit needs a second namespace: the netns scenario runs it
 [ "$found" = 1 ] || die "no KUnit modules under $MODDIR"
 ip link del kunit-v4 || die "veth del"
