@@ -105,6 +105,9 @@ struct Options {
 	int verbose = 0;
 	// --lossy-link: this side's link drops packets (see phase_inv_write)
 	bool lossy_link = false;
+	// --odp: this side's memory is registered IBV_ACCESS_ON_DEMAND and a
+	// fork() every 50 ms write-protects it (every page faults again)
+	bool odp = false;
 
 	bool client() const { return !host.empty(); }
 };
