@@ -151,6 +151,36 @@ struct ib_port_attr {
 #define IBK_ALLOW_NETNS_CHANGE	(1ULL << 1)
 /* lives in its netdev's namespace and follows it (rxe); users cannot move it */
 #define IBK_NETNS_FOLLOWS_NETDEV (1ULL << 2)
+/* user MRs may be IB_ACCESS_ON_DEMAND (ib_device_attr.odp says for which verbs) */
+#define IBK_ON_DEMAND_PAGING	(1ULL << 3)
+
+/*
+ * On-demand paging capabilities.  The bit values are the ones libibverbs
+ * reports (general: IBV_ODP_SUPPORT*, per transport: IBV_ODP_SUPPORT_SEND
+ * and on), so uverbs passes them through unchanged.
+ */
+#define RDMA_ODP_ENABLED	(1U << 0)	/* rdma_odp_caps.general */
+#define RDMA_ODP_IMPLICIT	(1U << 1)	/* one MR for the whole address space */
+#define RDMA_ODP_OP_SEND	(1U << 0)	/* rdma_odp_caps.ops[] */
+#define RDMA_ODP_OP_RECV	(1U << 1)
+#define RDMA_ODP_OP_WRITE	(1U << 2)
+#define RDMA_ODP_OP_READ	(1U << 3)
+#define RDMA_ODP_OP_ATOMIC	(1U << 4)
+#define RDMA_ODP_OP_SRQ_RECV	(1U << 5)
+
+/* the index of rdma_odp_caps.ops[] */
+enum rdma_odp_transport {
+	RDMA_ODP_RC,
+	RDMA_ODP_UC,
+	RDMA_ODP_UD,
+	RDMA_ODP_XRC,
+	RDMA_ODP_TRANSPORTS
+};
+
+struct rdma_odp_caps {
+	u64 general;
+	u32 ops[RDMA_ODP_TRANSPORTS];	/* what an ODP MR may serve */
+};
 
 struct ib_device_attr {
 	/* identity */
@@ -178,6 +208,8 @@ struct ib_device_attr {
 	/* partitions and timing */
 	u16 max_pkeys;
 	u8 local_ca_ack_delay;
+	/* on-demand paging (with IBK_ON_DEMAND_PAGING) */
+	struct rdma_odp_caps odp;
 };
 
 /* One hardware counter of a port ("rdma statistic", sysfs hw_counters). */

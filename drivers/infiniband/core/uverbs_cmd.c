@@ -233,6 +233,19 @@ static int cmd_query_device(struct uverbs_cmd_ctx *ctx)
 	return uverbs_copy_resp(ctx, &resp, sizeof(resp));
 }
 
+/* the ODP part of an extended QUERY_DEVICE answer (bit values pass through) */
+static void odp_caps_out(struct ib_uverbs_ex_query_device_resp *r,
+			 const struct rdma_odp_caps *odp)
+{
+	struct ib_uverbs_odp_caps *u = &r->odp_caps;
+
+	u->general_caps = odp->general;
+	u->per_transport_caps.rc_odp_caps = odp->ops[RDMA_ODP_RC];
+	u->per_transport_caps.uc_odp_caps = odp->ops[RDMA_ODP_UC];
+	u->per_transport_caps.ud_odp_caps = odp->ops[RDMA_ODP_UD];
+	r->xrc_odp_caps = odp->ops[RDMA_ODP_XRC];
+}
+
 static int cmd_ex_query_device(struct uverbs_cmd_ctx *ctx)
 {
 	const struct ib_uverbs_ex_query_device *cmd =
@@ -248,7 +261,9 @@ static int cmd_ex_query_device(struct uverbs_cmd_ctx *ctx)
 		return ret;
 	fill_device_resp(ctx->ib_dev, &attr, &resp.base);
 	resp.device_cap_flags_ex = attr.device_cap_flags;
-	/* ODP, timestamps, RSS, TM, DM: none yet, all zero */
+	if (attr.kernel_cap_flags & IBK_ON_DEMAND_PAGING)
+		odp_caps_out(&resp, &attr.odp);
+	/* timestamps, RSS, TM, DM: none yet, all zero */
 	resp.response_length = uverbs_ex_resp_len(ctx, sizeof(resp));
 	return uverbs_copy_resp(ctx, &resp, sizeof(resp));
 }

@@ -93,8 +93,6 @@ int uverbs_check_mr_access(u32 access, u32 *out)
 		       IB_UVERBS_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IB_UVERBS_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
-	if (access & IB_UVERBS_ACCESS_ON_DEMAND)
-		return -EOPNOTSUPP;	/* no on-demand paging */
 	*out = access & ~optional;
 	return 0;
 }

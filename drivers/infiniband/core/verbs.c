@@ -182,6 +182,9 @@ static int check_mr_access(struct ib_device *dev, int access)
 
 	if (access & ~IB_ACCESS_SUPPORTED)
 		return -EINVAL;
+	if ((access & IB_ACCESS_ON_DEMAND) &&
+	    !(dev->attrs.kernel_cap_flags & IBK_ON_DEMAND_PAGING))
+		return -EOPNOTSUPP;
 	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IB_ACCESS_LOCAL_WRITE))
 		return -EINVAL;

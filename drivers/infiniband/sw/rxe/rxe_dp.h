@@ -139,6 +139,29 @@ enum rxe_copy_dir {
 int rxe_mr_copy(struct rxe_mr *mr, u64 iova, void *buf, u32 len,
 		enum rxe_copy_dir dir);
 
+/* ---- rxe_odp.c: on-demand paging of user MRs; every call may sleep ---- */
+
+/*
+ * Back @mr by [@start, @start + @length) of the caller's address space,
+ * nothing pinned: 0 (mr->odp set), -EINVAL, -EFAULT or -ENOMEM.
+ */
+int rxe_odp_reg(struct rxe_mr *mr, u64 start, u64 length, int access);
+/* undo rxe_odp_reg() once nothing uses @mr; nothing without mr->odp */
+void rxe_odp_release(struct rxe_mr *mr);
+/*
+ * rxe_mr_copy() for an ODP MR whose state and range the caller checked:
+ * missing pages are faulted in.  0 or -EFAULT.
+ */
+int rxe_odp_copy(struct rxe_mr *mr, u64 iova, u8 *buf, u32 len,
+		 enum rxe_copy_dir dir);
+/*
+ * @op on the aligned, writable 8 bytes at @iova (checked by the caller
+ * against the MR) while its page stays mapped: 0, -EINVAL (misaligned)
+ * or -EFAULT.
+ */
+int rxe_odp_word(struct rxe_mr *mr, u64 iova,
+		 void (*op)(u64 *word, void *arg), void *arg);
+
 /*
  * Copy @len bytes between @buf and the SGE list of @dma starting at its
  * cursor (cur_sge, sge_offset), advancing the cursor and resid.  Each

@@ -10,7 +10,11 @@
  *    ib_sg_to_pages() (pages of ibmr.page_size; for rxe a DMA address is
  *    the kernel virtual address); byte ibmr.iova sits at its offset
  *    inside a page of that size;
- *  - DMA MRs: the iova is the kernel virtual address itself.
+ *  - DMA MRs: the iova is the kernel virtual address itself;
+ *  - ODP MRs (mr->odp): pages found or faulted in by rxe_odp.c, which
+ *    copies under its own mutex (it may sleep): the checks here run
+ *    under mr->lock, the copy after it is dropped (keys, access and range
+ *    of an ODP MR never change).
  * Page list, keys, access and PD change only under mr->lock (rereg swaps
  * the translation under it and releases the old pinning afterwards), so
  * a copy holds mr->lock while it translates and copies: a packet's worth
@@ -105,14 +109,18 @@ static int rxe_mr_copy_locked(struct rxe_mr *mr, u64 iova, u8 *buf, u32 len,
 int rxe_mr_copy(struct rxe_mr *mr, u64 iova, void *buf, u32 len,
 		enum rxe_copy_dir dir)
 {
+	bool ok;
 	int ret = -EFAULT;
 
 	if (!len)
 		return 0;
 	spin_lock_bh(&mr->lock);
-	if (mr->state == RXE_MR_VALID && rxe_mr_range_ok(mr, iova, len))
+	ok = mr->state == RXE_MR_VALID && rxe_mr_range_ok(mr, iova, len);
+	if (ok && !mr->odp)
 		ret = rxe_mr_copy_locked(mr, iova, (u8 *)buf, len, dir);
 	spin_unlock_bh(&mr->lock);
+	if (ok && mr->odp)
+		ret = rxe_odp_copy(mr, iova, (u8 *)buf, len, dir);
 	return ret;
 }
 
@@ -126,16 +134,20 @@ static int rxe_lkey_copy(struct rxe_pd *pd, int access, u32 lkey, u64 addr,
 	struct rxe_dev *rxe = to_rdev(pd->ibpd.device);
 	struct rxe_mr *mr = rxe_mr_lookup(rxe, lkey);
 	int ret = -EACCES;
+	bool ok;
 
 	if (!mr)
 		return -EACCES;
 	spin_lock_bh(&mr->lock);
-	if (mr->ibmr.lkey == lkey && mr->state == RXE_MR_VALID &&
-	    mr->ibmr.pd == &pd->ibpd &&
-	    (mr->ibmr.access & access) == access &&
-	    rxe_mr_range_ok(mr, addr, len))
+	ok = mr->ibmr.lkey == lkey && mr->state == RXE_MR_VALID &&
+	     mr->ibmr.pd == &pd->ibpd &&
+	     (mr->ibmr.access & access) == access &&
+	     rxe_mr_range_ok(mr, addr, len);
+	if (ok && !mr->odp)
 		ret = rxe_mr_copy_locked(mr, addr, buf, len, dir) ? -EACCES : 0;
 	spin_unlock_bh(&mr->lock);
+	if (ok && mr->odp)
+		ret = rxe_odp_copy(mr, addr, buf, len, dir) ? -EACCES : 0;
 	rxe_elem_put(&mr->elem);
 	return ret;
 }
@@ -340,42 +352,78 @@ static int rxe_mr_word(struct rxe_mr *mr, u64 iova, u64 **word)
 	return 0;
 }
 
-int rxe_mr_atomic(struct rxe_mr *mr, u64 iova, u8 op, u64 compare_add,
-		  u64 swap, u64 *orig)
+/* one atomic operation on a word of memory */
+struct rxe_word_op {
+	u8 op;			/* RXE_OP_CMP_SWAP, RXE_OP_FETCH_ADD, 0: store */
+	u64 compare_add;
+	u64 swap;
+	u64 orig;
+};
+
+/*
+ * A real atomic on the memory: atomic against every other QP and device
+ * doing the same, and against CPU atomics of the owner.  A store is seen
+ * whole or not at all, and only after every earlier write.
+ */
+static void rxe_word_apply(u64 *word, void *arg)
 {
-	atomic64_t *v;
+	struct rxe_word_op *w = (struct rxe_word_op *)arg;
+	atomic64_t *v = (atomic64_t *)word;
+
+	if (w->op == RXE_OP_CMP_SWAP)
+		w->orig = (u64)atomic64_cmpxchg(v, (s64)w->compare_add,
+						(s64)w->swap);
+	else if (w->op == RXE_OP_FETCH_ADD)
+		w->orig = (u64)atomic64_fetch_add((s64)w->compare_add, v);
+	else
+		smp_store_release(word, w->swap);
+}
+
+/* @w on the word at @iova of @mr: 0, -EINVAL (misaligned) or -EFAULT */
+static int rxe_mr_word_op(struct rxe_mr *mr, u64 iova, struct rxe_word_op *w)
+{
 	u64 *word;
+	bool odp;
 	int ret;
 
 	spin_lock_bh(&mr->lock);
-	ret = rxe_mr_word(mr, iova, &word);
-	if (ret)
-		goto out;
-	/*
-	 * A real atomic on the memory: atomic against every other QP and
-	 * device doing the same, and against CPU atomics of the owner.
-	 */
-	v = (atomic64_t *)word;
-	if (op == RXE_OP_CMP_SWAP)
-		*orig = (u64)atomic64_cmpxchg(v, (s64)compare_add, (s64)swap);
-	else
-		*orig = (u64)atomic64_fetch_add((s64)compare_add, v);
-out:
+	odp = mr->odp != NULL;
+	if (!odp) {
+		ret = rxe_mr_word(mr, iova, &word);
+		if (!ret)
+			rxe_word_apply(word, w);
+	} else if (iova & 7) {
+		ret = -EINVAL;
+	} else {
+		ret = mr->state == RXE_MR_VALID &&
+		      rxe_mr_range_ok(mr, iova, 8) ? 0 : -EFAULT;
+	}
 	spin_unlock_bh(&mr->lock);
+	if (odp && !ret)
+		ret = rxe_odp_word(mr, iova, rxe_word_apply, w);
+	return ret;
+}
+
+int rxe_mr_atomic(struct rxe_mr *mr, u64 iova, u8 op, u64 compare_add,
+		  u64 swap, u64 *orig)
+{
+	struct rxe_word_op w = {
+		.op = op == RXE_OP_CMP_SWAP ? RXE_OP_CMP_SWAP :
+					      RXE_OP_FETCH_ADD,
+		.compare_add = compare_add,
+		.swap = swap,
+	};
+	int ret = rxe_mr_word_op(mr, iova, &w);
+
+	if (!ret)
+		*orig = w.orig;
 	return ret;
 }
 
 int rxe_mr_atomic_write(struct rxe_mr *mr, u64 iova, const u8 *value)
 {
-	u64 *word, v;
-	int ret;
+	struct rxe_word_op w = { .op = 0 };
 
-	memcpy(&v, value, sizeof(v));
-	spin_lock_bh(&mr->lock);
-	ret = rxe_mr_word(mr, iova, &word);
-	/* seen whole or not at all, and only after every earlier write */
-	if (!ret)
-		smp_store_release(word, v);
-	spin_unlock_bh(&mr->lock);
-	return ret;
+	memcpy(&w.swap, value, sizeof(w.swap));
+	return rxe_mr_word_op(mr, iova, &w);
 }

@@ -109,6 +109,10 @@ struct rxe_mr {
 	spinlock_t lock;
 	enum rxe_mr_state state;
 	struct ib_umem *umem;
+	/* on-demand paging (rxe_odp.c) instead of umem and pages; set
+	 * before the MR is visible, cleared when nothing uses it
+	 */
+	struct rxe_odp *odp;
 	/* page list: user pages (kernel addresses) or fast-reg entries */
 	u64 *pages;
 	u32 npages;

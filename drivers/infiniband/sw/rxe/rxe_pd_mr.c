@@ -4,10 +4,11 @@
  *
  * MR keys are (pool index << 8) | key byte; lkey and rkey are the same
  * key, the rkey only when remote access (read, write, atomic, or a FLUSH
- * target's) is granted (0 otherwise), as in Linux 6.1.  User MRs pin their pages through core's ib_umem; fast-reg
- * MRs (IB_MR_TYPE_MEM_REG) get a page list from map_mr_sg() and become
- * usable with IB_WR_REG_MR (rxe_post.c).  The page list is what the data
- * path will translate addresses with.
+ * target's) is granted (0 otherwise), as in Linux 6.1.  User MRs pin their
+ * pages through core's ib_umem, or with IB_ACCESS_ON_DEMAND pin nothing
+ * (rxe_odp.c); fast-reg MRs (IB_MR_TYPE_MEM_REG) get a page list from
+ * map_mr_sg() and become usable with IB_WR_REG_MR (rxe_post.c).  The page
+ * list is what the data path translates addresses with.
  */
 #include <linux/log2.h>
 #include <linux/random.h>
@@ -17,6 +18,7 @@
 
 #include "rxe.h"
 #include "rxe_obj.h"
+#include "rxe_dp.h"
 
 /* the rights a peer uses the rkey for (a FLUSH target's too) */
 #define RXE_ACCESS_REMOTE	(IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \
@@ -75,6 +77,7 @@ static struct rxe_mr *rxe_mr_new(struct ib_pd *pd, int access, gfp_t gfp)
 static void rxe_mr_free(struct rxe_mr *mr)
 {
 	rxe_pool_del(&mr->elem);
+	rxe_odp_release(mr);
 	if (mr->umem)
 		ib_umem_release(mr->umem);
 	kvfree(mr->pages);
@@ -161,7 +164,18 @@ struct ib_mr *rxe_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	mr = rxe_mr_new(pd, access, GFP_KERNEL_ACCOUNT);
 	if (IS_ERR(mr))
 		return (struct ib_mr *)ERR_CAST(mr);
-	ret = rxe_mr_pin(mr, start, length, iova, access);
+	if (access & IB_ACCESS_ON_DEMAND) {
+		/* HUGETLB is a hint: faults map PAGE_SIZE pieces anyway */
+		ret = rxe_odp_reg(mr, start, length, access);
+		if (!ret) {
+			mr->ibmr.iova = iova;
+			mr->ibmr.length = length;
+			mr->page_shift = PAGE_SHIFT;
+			mr->ibmr.page_size = PAGE_SIZE;
+		}
+	} else {
+		ret = rxe_mr_pin(mr, start, length, iova, access);
+	}
 	if (ret) {
 		rxe_mr_free(mr);
 		return (struct ib_mr *)ERR_PTR(ret);
@@ -206,6 +220,9 @@ struct ib_mr *rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 		return (struct ib_mr *)ERR_PTR(-EOPNOTSUPP);
 	if (ibmr->type != IB_MR_TYPE_USER)
 		return (struct ib_mr *)ERR_PTR(-EINVAL);
+	/* an ODP MR keeps its range and rights; none becomes one */
+	if (mr->odp || (new_access & IB_ACCESS_ON_DEMAND))
+		return (struct ib_mr *)ERR_PTR(-EOPNOTSUPP);
 	/* no window bound, none while this runs; one rereg at a time */
 	if (!rxe_mr_close_binds(mr))
 		return (struct ib_mr *)ERR_PTR(-EINVAL);

@@ -183,6 +183,11 @@ static const struct ib_device_ops rxe_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ah, rxe_ah, ibah),
 };
 
+/* what an ODP MR serves, per transport (ibv_devinfo -v: *_odp_caps) */
+#define RXE_ODP_OPS_UD	(RDMA_ODP_OP_SEND | RDMA_ODP_OP_RECV | RDMA_ODP_OP_SRQ_RECV)
+#define RXE_ODP_OPS_UC	(RXE_ODP_OPS_UD | RDMA_ODP_OP_WRITE)
+#define RXE_ODP_OPS_RC	(RXE_ODP_OPS_UC | RDMA_ODP_OP_READ | RDMA_ODP_OP_ATOMIC)
+
 static void rxe_init_attrs(struct ib_device_attr *a, __be64 guid)
 {
 	memset(a, 0, sizeof(*a));
@@ -192,7 +197,13 @@ static void rxe_init_attrs(struct ib_device_attr *a, __be64 guid)
 	a->vendor_part_id = RXE_VENDOR_PART_ID;
 	a->hw_ver = RXE_HW_VER;
 	a->device_cap_flags = RXE_DEVICE_CAP_FLAGS;
-	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG | IBK_NETNS_FOLLOWS_NETDEV;
+	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG | IBK_NETNS_FOLLOWS_NETDEV |
+			      IBK_ON_DEMAND_PAGING;
+	/* every ODP access is a copy through rxe_odp.c: all transports */
+	a->odp.general = RDMA_ODP_ENABLED;
+	a->odp.ops[RDMA_ODP_RC] = RXE_ODP_OPS_RC;
+	a->odp.ops[RDMA_ODP_UC] = RXE_ODP_OPS_UC;
+	a->odp.ops[RDMA_ODP_UD] = RXE_ODP_OPS_UD;
 	a->max_mr_size = RXE_MAX_MR_SIZE;
 	a->page_size_cap = RXE_PAGE_SIZE_CAP;
 	a->max_mr = RXE_MAX_MR;

@@ -8,12 +8,15 @@
 
 #include "verbs_common.h"
 
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace dp {
 
@@ -35,11 +38,13 @@ inline double now_s()
 
 constexpr uint8_t GUARD = 0xa5;
 
-// Page-aligned memory, registered with @access, filled with GUARD.
+// Page-aligned memory, registered with @access, filled with GUARD; or
+// (init_mapped) fresh anonymous pages nobody touched.
 struct Buf {
 	uint8_t *p = nullptr;
 	size_t len = 0;
 	ibv_mr *mr = nullptr;
+	bool mapped = false;	// p is an mmap of len bytes (init_mapped)
 
 	Buf() = default;
 	Buf(const Buf &) = delete;
@@ -48,7 +53,23 @@ struct Buf {
 	{
 		if (mr)
 			ibv_dereg_mr(mr);
-		free(p);
+		if (mapped)
+			munmap(p, len);
+		else if (len)
+			free(p);
+	}
+	// @pages untouched pages from mmap, registered with @access: 0 or an errno
+	int init_mapped(ibv_pd *pd, size_t pages, unsigned int access)
+	{
+		void *m = mmap(nullptr, pages * 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return errno;
+		p = (uint8_t *)m;
+		len = pages * 4096;
+		mapped = true;
+		mr = ibv_reg_mr(pd, p, len, access);
+		return mr ? 0 : errno;
 	}
 	// 0 or an errno
 	int init(ibv_pd *pd, size_t n, unsigned int access)
@@ -126,6 +147,25 @@ inline std::vector<ibv_wc> poll_n(ibv_cq *cq, size_t n, double secs = -1)
 		}
 	}
 	return out;
+}
+
+inline const char *wc_status(int s);
+
+// One completion on @cq within wait_s(): @wr_id with @status (copied to
+// @out when given).
+inline ::testing::AssertionResult one_wc(ibv_cq *cq, ibv_wc_status status, uint64_t wr_id,
+					 ibv_wc *out = nullptr)
+{
+	auto w = poll_n(cq, 1);
+	if (w.empty())
+		return ::testing::AssertionFailure() << "no completion in " << wait_s() << " s";
+	if (out)
+		*out = w[0];
+	if (w[0].status != status || w[0].wr_id != wr_id)
+		return ::testing::AssertionFailure()
+		       << "completion wr_id " << w[0].wr_id << " status " << wc_status(w[0].status)
+		       << ", want wr_id " << wr_id << " status " << wc_status(status);
+	return ::testing::AssertionSuccess();
 }
 
 inline const char *wc_status(int s)
@@ -214,6 +254,55 @@ inline std::string pair_up(Pair &p, ibv_context *ctx, ibv_pd *pd, const ibv_gid 
 		return std::string("qp b to RTS: ") + strerror(r);
 	return "";
 }
+
+// The frame of a one-device test: $VERBS_DEV open with port 1 active
+// (pa), a PD, the QP pair p and registered buffers, torn down in the
+// order QPs, buffers, PD, device.
+class DevTest : public ::testing::Test {
+protected:
+	// SetUp's first part (its ASSERTs end SetUp)
+	void open_active()
+	{
+		ctx = open_dev();
+		ASSERT_NE(ctx, nullptr) << "cannot open " << env("VERBS_DEV", "rxe0");
+		ASSERT_EQ(ibv_query_port(ctx, 1, &pa), 0);
+		ASSERT_EQ(pa.state, IBV_PORT_ACTIVE);
+		pd = ibv_alloc_pd(ctx);
+		ASSERT_NE(pd, nullptr) << strerror(errno);
+	}
+	// TearDown's last part: nothing of the case may be left, so the
+	// PD and the device must close without an error
+	void close_all()
+	{
+		p.reset();
+		for (Buf *b : bufs)
+			delete b;
+		bufs.clear();
+		if (pd) {
+			EXPECT_EQ(ibv_dealloc_pd(pd), 0);
+		}
+		if (ctx) {
+			EXPECT_EQ(ibv_close_device(ctx), 0);
+		}
+	}
+	// a new buffer of the case: @n bytes from malloc, or @pages untouched
+	// pages from mmap when @pages is set; registered with @access
+	Buf &new_buf(size_t n, unsigned int access, size_t pages = 0)
+	{
+		Buf *b = new Buf;
+		bufs.push_back(b);
+		int r = pages ? b->init_mapped(pd, pages, access) : b->init(pd, n, access);
+		EXPECT_EQ(r, 0) << "reg_mr " << (pages ? pages * 4096 : n) << " access 0x"
+				<< std::hex << access << std::dec << ": " << strerror(r);
+		return *b;
+	}
+
+	ibv_context *ctx = nullptr;
+	ibv_pd *pd = nullptr;
+	ibv_port_attr pa{};
+	Pair p;
+	std::vector<Buf *> bufs;
+};
 
 inline int post_recv(ibv_qp *qp, uint64_t wr_id, std::vector<ibv_sge> sges)
 {

@@ -56,23 +56,17 @@ constexpr unsigned int ALL_ACCESS = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_W
 	return ::testing::AssertionSuccess();
 }
 
-class Dp : public ::testing::Test {
+class Dp : public DevTest {
 protected:
 	void SetUp() override
 	{
-		ctx = open_dev();
-		ASSERT_NE(ctx, nullptr) << "cannot open " << env("VERBS_DEV", "rxe0");
-		ibv_port_attr pa{};
-		ASSERT_EQ(ibv_query_port(ctx, 1, &pa), 0);
-		ASSERT_EQ(pa.state, IBV_PORT_ACTIVE);
+		ASSERT_NO_FATAL_FAILURE(open_active());
 		mtu_enum = pa.active_mtu;
 		mtu = 128u << mtu_enum;
 		gi4 = roce_v2_gid(ctx, &gid4, AF_INET);
 		ASSERT_GE(gi4, 0) << "no IPv4 RoCEv2 GID on port 1";
 		gi6 = roce_v2_gid(ctx, &gid6, AF_INET6);
 		ASSERT_GE(gi6, 0) << "no IPv6 RoCEv2 GID on port 1";
-		pd = ibv_alloc_pd(ctx);
-		ASSERT_NE(pd, nullptr) << strerror(errno);
 	}
 	void TearDown() override
 	{
@@ -80,16 +74,7 @@ protected:
 		// Dp.MwType2DeallocAfterQpDestroy)
 		for (ibv_mw *m : mws)
 			EXPECT_EQ(ibv_dealloc_mw(m), 0);
-		p.reset();
-		for (Buf *b : bufs)
-			delete b;
-		if (pd) {
-			EXPECT_EQ(ibv_dealloc_pd(pd), 0);
-		}
-		if (ctx) {
-			// nothing of the case may be left: the close must not fail
-			EXPECT_EQ(ibv_close_device(ctx), 0);
-		}
+		close_all();
 	}
 
 	// Connects p (a -> b) with @o, over the IPv4 GID unless @af6.
@@ -104,14 +89,7 @@ protected:
 		ASSERT_EQ(err, "");
 	}
 	// A registered buffer, freed at TearDown.
-	Buf &buf(size_t n, unsigned int access = ALL_ACCESS)
-	{
-		Buf *b = new Buf;
-		bufs.push_back(b);
-		int r = b->init(pd, n, access);
-		EXPECT_EQ(r, 0) << "reg_mr " << n << ": " << strerror(r);
-		return *b;
-	}
+	Buf &buf(size_t n, unsigned int access = ALL_ACCESS) { return new_buf(n, access); }
 	ibv_mw *mw(ibv_mw_type t)
 	{
 		ibv_mw *m = ibv_alloc_mw(pd, t);
@@ -164,14 +142,10 @@ protected:
 					<< (w.empty() ? 0 : w[0].wr_id);
 	}
 
-	ibv_context *ctx = nullptr;
-	ibv_pd *pd = nullptr;
 	ibv_gid gid4{}, gid6{};
 	int gi4 = -1, gi6 = -1;
 	ibv_mtu mtu_enum = IBV_MTU_1024;
 	uint32_t mtu = 1024;
-	Pair p;
-	std::vector<Buf *> bufs;
 	std::vector<ibv_mw *> mws;
 };
 

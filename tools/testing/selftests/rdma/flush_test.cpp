@@ -234,16 +234,11 @@ protected:
 // one completion of @wr_id with @status (and, for a success, opcode FLUSH)
 ::testing::AssertionResult completes(ibv_cq *cq, uint64_t wr_id, ibv_wc_status status)
 {
-	auto w = poll_n(cq, 1);
-	if (w.empty())
-		return ::testing::AssertionFailure() << "no completion in " << wait_s() << " s";
-	if (w[0].wr_id != wr_id || w[0].status != status)
-		return ::testing::AssertionFailure()
-		       << "wr_id " << w[0].wr_id << " status " << ibv_wc_status_str(w[0].status)
-		       << ", want " << wr_id << " " << ibv_wc_status_str(status);
-	if (status == IBV_WC_SUCCESS && (int)w[0].opcode != WC_FLUSH)
-		return ::testing::AssertionFailure() << "opcode " << w[0].opcode << ", want 8";
-	return ::testing::AssertionSuccess();
+	ibv_wc wc{};
+	::testing::AssertionResult r = one_wc(cq, status, wr_id, &wc);
+	if (r && status == IBV_WC_SUCCESS && (int)wc.opcode != WC_FLUSH)
+		return ::testing::AssertionFailure() << "opcode " << wc.opcode << ", want 8";
+	return r;
 }
 
 // one FLUSH to an MR of @len bytes with @access, at @off into it

@@ -11,15 +11,18 @@
 #include "oracle_ctx.h"
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
 namespace oracle {
 
@@ -543,6 +546,27 @@ int main(int argc, char **argv)
 	fail_hook(notify_peer);
 	ib_open(c.ib, c.o);
 	setup(c);
+	// --odp: every page of the ON_DEMAND MR loses its write access at
+	// each fork (copy-on-write), so the device faults it in again
+	std::atomic<bool> stop{ false };
+	std::atomic<uint64_t> forks{ 0 };
+	std::thread churn;
+	if (c.o.odp)
+		churn = std::thread([&] {
+			while (!stop) {
+				usleep(50000);
+				pid_t pid = fork();
+				if (pid == 0)
+					_exit(0);
+				if (pid > 0 && waitpid(pid, nullptr, 0) == pid)
+					forks++;
+			}
+		});
 	run(c);
+	if (churn.joinable()) {
+		stop = true;
+		churn.join();
+		say("odp: %" PRIu64 " forks write-protected the memory", (uint64_t)forks);
+	}
 	return 0;
 }

@@ -107,6 +107,9 @@ struct Options {
 	bool lossy_link = false;
 	// --until: the client repeats the plan while this file is absent
 	std::string until;
+	// --odp: this side's memory is registered IBV_ACCESS_ON_DEMAND and a
+	// fork() every 50 ms write-protects it (every page faults again)
+	bool odp = false;
 
 	bool client() const { return !host.empty(); }
 };

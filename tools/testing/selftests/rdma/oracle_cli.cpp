@@ -36,6 +36,8 @@ static const char USAGE[] =
 	"      --srq            receives through a shared receive queue (ibv_post_srq_recv)\n"
 	"      --lossy-link     the link drops packets: a WRITE through an invalidated rkey\n"
 	"                       may end in a retry error (its NAK lost), not only an access error\n"
+	"      --odp            this side's memory is registered on demand (IBV_ACCESS_ON_DEMAND)\n"
+	"                       and write-protected by a fork() every 50 ms (both sides give it)\n"
 	"      --duration S     repeat the plan until S seconds have passed\n"
 	"      --until FILE     also repeat it while FILE does not exist (the client\n"
 	"                       decides; a server ignores it)\n"
@@ -58,6 +60,7 @@ enum {
 	O_SETTLE,
 	O_SRQ,
 	O_LOSSY_LINK,
+	O_ODP,
 	O_DURATION,
 	O_UNTIL,
 	O_TIMEOUT,
@@ -143,6 +146,7 @@ void parse(int argc, char **argv, Options &o)
 		{ "settle", required_argument, nullptr, O_SETTLE },
 		{ "srq", no_argument, nullptr, O_SRQ },
 		{ "lossy-link", no_argument, nullptr, O_LOSSY_LINK },
+		{ "odp", no_argument, nullptr, O_ODP },
 		{ "duration", required_argument, nullptr, O_DURATION },
 		{ "until", required_argument, nullptr, O_UNTIL },
 		{ "timeout", required_argument, nullptr, O_TIMEOUT },
@@ -210,6 +214,9 @@ void parse(int argc, char **argv, Options &o)
 			break;
 		case O_LOSSY_LINK:
 			o.lossy_link = true;
+			break;
+		case O_ODP:
+			o.odp = true;
 			break;
 		case O_LOSSY:
 			c.lossy = 1;

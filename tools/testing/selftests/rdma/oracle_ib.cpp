@@ -102,6 +102,7 @@ void ib_open(Ib &ib, const Options &o)
 		usage_error("no RDMA device named %s", o.dev.c_str());
 	}
 	ib.name = ibv_get_device_name(dev);
+	ib.odp = o.odp;
 	ib.ctx = ibv_open_device(dev);
 	ibv_free_device_list(list);
 	if (!ib.ctx)
@@ -201,6 +202,19 @@ void ib_setup(Ib &ib, const Config &cfg, size_t mem_len, bool want_mw)
 		access |= IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 	if (want_mw)
 		access |= IBV_ACCESS_MW_BIND;
+	if (ib.odp) {
+		ibv_device_attr_ex ax{};
+		if (ibv_query_device_ex(ib.ctx, nullptr, &ax))
+			die(EXIT_ERROR, "ibv_query_device_ex: %s", strerror(errno));
+		const uint32_t caps[QPT_COUNT] = { ax.odp_caps.per_transport_caps.rc_odp_caps,
+						    ax.odp_caps.per_transport_caps.uc_odp_caps,
+						    ax.odp_caps.per_transport_caps.ud_odp_caps };
+		if (!(ax.odp_caps.general_caps & IBV_ODP_SUPPORT) ||
+		    !(caps[cfg.qpt] & IBV_ODP_SUPPORT_SEND))
+			usage_error("%s has no on-demand paging for %s (--odp)", ib.name.c_str(),
+				    qpt_name[cfg.qpt]);
+		access |= IBV_ACCESS_ON_DEMAND;
+	}
 	ib.mr = ibv_reg_mr(ib.pd, ib.mem, mem_len, access);
 	if (!ib.mr)
 		die(EXIT_ERROR, "ibv_reg_mr (%zu bytes): %s", mem_len, strerror(errno));

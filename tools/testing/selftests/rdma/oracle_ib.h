@@ -38,6 +38,7 @@ struct Ib {
 	ibv_mw *mw = nullptr;	// SEND_WITH_INV: the window this side owns
 	uint8_t *mem = nullptr;
 	size_t mem_len = 0;
+	bool odp = false;	// mr is ON_DEMAND (--odp)
 
 	std::string name;
 	uint8_t port_num = 1;

@@ -117,8 +117,6 @@ void CheckMrAccess(uint32_t cmd, uint32_t access) {
   if ((out & (IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_REMOTE_ATOMIC)) &&
       !(out & IB_UVERBS_ACCESS_LOCAL_WRITE))
     Fail("remote write without local write accepted", cmd, ret);
-  if (out & IB_UVERBS_ACCESS_ON_DEMAND)
-    Fail("on-demand paging accepted", cmd, ret);
 }
 
 void CheckMrRange(uint32_t cmd, uint64_t start, uint64_t len, uint64_t va) {
