@@ -14,15 +14,16 @@ ORACLE_WORK=${ORACLE_WORK:-$(mktemp -d)}
 [ -x "$ORACLE" ] || die "$ORACLE not built (make check builds it)"
 
 # oracle_start LABEL NS DEV ARGS...: a server in NS (""=here) on a new
-# port; sets ORACLE_SPID and ORACLE_SPORT, and waits (<= 60 s) until it
-# listens
+# port, with ARGS and then ORACLE_SERVER_ARGS (words; this side only);
+# sets ORACLE_SPID and ORACLE_SPORT, and waits (<= 60 s) until it listens
 oracle_start() {
 	local label=$1 ns=$2 dev=$3 i
 	shift 3
 	ORACLE_SPORT=$ORACLE_PORT
 	ORACLE_PORT=$((ORACLE_PORT + 1))
+	# shellcheck disable=SC2086
 	in_ns "$ns" timeout -k 5 "$ORACLE_TIMEOUT" "$ORACLE" -d "$dev" -p "$ORACLE_SPORT" "$@" \
-		>"$ORACLE_WORK/$label.server" 2>&1 &
+		${ORACLE_SERVER_ARGS:-} >"$ORACLE_WORK/$label.server" 2>&1 &
 	ORACLE_SPID=$!
 	for ((i = 0; i < 120; i++)); do
 		port_listening "$ORACLE_SPORT" "$ns" && return 0

@@ -37,6 +37,9 @@ enum Op {
 	OP_ATOMIC_WRITE,	// IBTA 1.5; only when asked for (--ops)
 	OP_SEND_INV,
 	OP_INV_WRITE,	// the last step: WRITE through an invalidated rkey
+	// the last step: ATOMIC WRITE from the side whose device has it to the
+	// side whose device lacks it (upstream 6.1): an error, nothing written
+	OP_AW_REFUSED,
 	OP_COUNT
 };
 
@@ -49,6 +52,7 @@ struct OpInfo {
 	bool both_ways;		// one phase runs both directions at the same time
 	void (*run)(Ctx &c, Op op, Dir dir);
 	bool opt_in = false;	// legal on qpts, but not in the default set
+	bool last = false;	// runs once, after the passes, and breaks the QP
 };
 
 extern const OpInfo op_info[OP_COUNT];	// oracle_ops.cpp
@@ -105,6 +109,9 @@ struct Options {
 	int verbose = 0;
 	// --lossy-link: this side's link drops packets (see phase_inv_write)
 	bool lossy_link = false;
+	// --test-hide-atomic-write: this side says its device lacks ATOMIC
+	// WRITE (aw_refused's proof: a device that executes it must fail it)
+	bool hide_atomic_write = false;
 	// --until: the client repeats the plan while this file is absent
 	std::string until;
 	// --odp: this side's memory is registered IBV_ACCESS_ON_DEMAND and a

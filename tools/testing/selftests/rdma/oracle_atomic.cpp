@@ -392,4 +392,69 @@ void phase_inv_write(Ctx &c, Op op, Dir d)
 	c.expect(M_OK, 0);
 }
 
+
+// ---- the last step: ATOMIC WRITE to a device without it
+//
+// The side whose device advertises ATOMIC WRITE posts one to the other's
+// cell 0; the other (upstream 6.1 rxe, which drops the unknown opcode)
+// must leave the cell alone, and the initiator must see the WQE fail: a
+// retry error when the request was dropped, an invalid-request error when
+// the peer NAKed it.  Needs exactly one side with the capability.
+void phase_aw_refused(Ctx &c, Op op, Dir)
+{
+	c.qp_errors_ok = true;
+	const bool mine = c.ib.atomic_write && !c.o.hide_atomic_write;
+	c.tell(M_GO, 0, { mine });
+	const bool theirs = c.expect(M_GO, 0).v[0];
+	if (mine == theirs)
+		die(EXIT_ERROR,
+		    "aw_refused: wants exactly one device with ATOMIC WRITE (this side's %s it, "
+		    "the peer's %s it)",
+		    mine ? "has" : "lacks", theirs ? "has" : "lacks");
+	const Dir d = mine == c.client ? C2S : S2C;
+	const Where w{ op, d, 0, 8 };
+	Stats &st = c.stats[op][d];
+	st.sent++;
+	st.ok++;
+	const size_t cell = c.lay.aw_cell(0, c.cfg.depth);
+	const uint8_t g = cell_guard(c, op, 0);
+	if (!mine) {
+		memset(c.at(cell), g, Layout::CELL);
+		c.tell(M_GO, 1);
+		c.expect(M_DONE, 0);
+		c.guard_check(cell, Layout::CELL, g, w, 0,
+			      "cell of an ATOMIC WRITE the device does not execute");
+		c.tell(M_OK, 0);
+		return;
+	}
+	c.expect(M_GO, 1);
+	if (!c.ib.qpx)
+		error_at(w, "the QP has no ibv_qp_ex");
+	uint8_t v[8];
+	store64(v, aw_value(c.cfg, d, c.pass, 0));
+	const uint64_t id = wr_id_of(op, d, c.pass, 0);
+	ibv_wr_start(c.ib.qpx);
+	c.ib.qpx->wr_id = id;
+	c.ib.qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_atomic_write(c.ib.qpx, c.peer.rkey, c.raddr(cell + Layout::VAL), v);
+	if (int e = ibv_wr_complete(c.ib.qpx))
+		error_at(w, "ibv_wr_complete (ATOMIC WRITE): %s", strerror(e));
+	ibv_wc wc = c.wait_wc(c.ib.scq, w, "ATOMIC WRITE to a device without it");
+	if (wc.wr_id != id)
+		mismatch_val(w, "ATOMIC WRITE to a device without it: completion wr_id", wc.wr_id, id);
+	if (wc.status == IBV_WC_SUCCESS)
+		mismatch_val(w,
+			     "ATOMIC WRITE to a device without it succeeded: completion status "
+			     "(0 success, 12 RETRY_EXC_ERR)",
+			     wc.status, IBV_WC_RETRY_EXC_ERR);
+	if (wc.status != IBV_WC_RETRY_EXC_ERR && wc.status != IBV_WC_REM_INV_REQ_ERR)
+		error_at(w, "ATOMIC WRITE to a device without it: completion status %s (%d), want %s "
+			 "or %s", ibv_wc_status_str(wc.status), wc.status,
+			 ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR),
+			 ibv_wc_status_str(IBV_WC_REM_INV_REQ_ERR));
+	printf("rdma_oracle: aw_refused %s: %s\n", dir_name(d), ibv_wc_status_str(wc.status));
+	c.tell(M_DONE, 0);
+	c.expect(M_OK, 0);
+}
+
 } // namespace oracle

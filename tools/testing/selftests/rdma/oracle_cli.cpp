@@ -26,7 +26,8 @@ static const char USAGE[] =
 	"      --qp rc|uc|ud    transport (default rc)\n"
 	"      --mtu N          path MTU 256|512|1024|2048|4096 (default: the ports' active MTU)\n"
 	"      --ops LIST       comma list of send,send_imm,write,write_imm,read,fetch_add,\n"
-	"                       cmp_swap,send_inv,inv_write (default: all the transport has)\n"
+	"                       cmp_swap,send_inv,inv_write (default: all the transport has),\n"
+	"                       atomic_write, aw_refused (ATOMIC WRITE to a device without it)\n"
 	"      --iters N        messages per op kind and direction (default 100)\n"
 	"      --depth N        outstanding WRs, SQ and RQ size (default 16)\n"
 	"      --max-size N     largest message (default 16384; UD: the path MTU)\n"
@@ -38,6 +39,8 @@ static const char USAGE[] =
 	"                       may end in a retry error (its NAK lost), not only an access error\n"
 	"      --odp            this side's memory is registered on demand (IBV_ACCESS_ON_DEMAND)\n"
 	"                       and write-protected by a fork() every 50 ms (both sides give it)\n"
+	"      --test-hide-atomic-write  this side claims its device lacks ATOMIC WRITE\n"
+	"                       (proves that aw_refused fails against a device that has it)\n"
 	"      --duration S     repeat the plan until S seconds have passed\n"
 	"      --until FILE     also repeat it while FILE does not exist (the client\n"
 	"                       decides; a server ignores it)\n"
@@ -61,6 +64,7 @@ enum {
 	O_SRQ,
 	O_LOSSY_LINK,
 	O_ODP,
+	O_HIDE_AW,
 	O_DURATION,
 	O_UNTIL,
 	O_TIMEOUT,
@@ -147,6 +151,7 @@ void parse(int argc, char **argv, Options &o)
 		{ "srq", no_argument, nullptr, O_SRQ },
 		{ "lossy-link", no_argument, nullptr, O_LOSSY_LINK },
 		{ "odp", no_argument, nullptr, O_ODP },
+		{ "test-hide-atomic-write", no_argument, nullptr, O_HIDE_AW },
 		{ "duration", required_argument, nullptr, O_DURATION },
 		{ "until", required_argument, nullptr, O_UNTIL },
 		{ "timeout", required_argument, nullptr, O_TIMEOUT },
@@ -218,6 +223,9 @@ void parse(int argc, char **argv, Options &o)
 		case O_ODP:
 			o.odp = true;
 			break;
+		case O_HIDE_AW:
+			o.hide_atomic_write = true;
+			break;
 		case O_LOSSY:
 			c.lossy = 1;
 			o.given |= CFG_LOSSY;
@@ -284,6 +292,8 @@ std::string config_problem(const Config &c)
 	if ((c.ops & (1u << OP_INV_WRITE)) && !(c.ops & (1u << OP_SEND_INV)))
 		return "--ops: inv_write needs send_inv (it writes through the window send_inv "
 		       "invalidated)";
+	if ((c.ops & (1u << OP_INV_WRITE)) && (c.ops & (1u << OP_AW_REFUSED)))
+		return "--ops: inv_write and aw_refused both break the QP: one of them";
 	if (c.lossy && c.qpt == QPT_RC)
 		return "--lossy is for UC and UD only: RC must deliver every message";
 	if (c.qpt == QPT_UD && c.mtu && c.max_size > c.mtu) {

@@ -177,6 +177,7 @@ struct Ctx {
 // The phases (oracle_ops.cpp, oracle_atomic.cpp), as in op_info[].run
 void phase_atomic(Ctx &c, Op op, Dir d);
 void phase_atomic_write(Ctx &c, Op op, Dir d);
+void phase_aw_refused(Ctx &c, Op op, Dir d);
 void phase_send_inv(Ctx &c, Op op, Dir d);
 void phase_inv_write(Ctx &c, Op op, Dir d);
 

@@ -113,6 +113,14 @@ void ib_open(Ib &ib, const Options &o)
 	ib.gid_index = o.gid_index;
 	if (int e = ibv_query_device(ib.ctx, &ib.dev))
 		die(EXIT_ERROR, "ibv_query_device %s: %s", ib.name.c_str(), strerror(e));
+	{
+		// IB_UVERBS_DEVICE_ATOMIC_WRITE (Linux 6.2 uapi; v44 has no name)
+		const uint64_t cap_atomic_write = 1ull << 40;
+		ibv_device_attr_ex ax{};
+		if (ibv_query_device_ex(ib.ctx, nullptr, &ax))
+			die(EXIT_ERROR, "ibv_query_device_ex %s: %s", ib.name.c_str(), strerror(errno));
+		ib.atomic_write = ax.device_cap_flags_ex & cap_atomic_write;
+	}
 	if (o.ib_port < 1 || o.ib_port > ib.dev.phys_port_cnt)
 		usage_error("%s has no port %d", ib.name.c_str(), o.ib_port);
 	if (int e = ibv_query_port(ib.ctx, ib.port_num, &ib.port))
@@ -168,7 +176,7 @@ void ib_setup(Ib &ib, const Config &cfg, size_t mem_len, bool want_mw)
 		ia.cap.max_send_sge = cfg.sge;
 		ia.cap.max_recv_sge = ib.srq ? 0 : cfg.sge;
 		ia.cap.max_inline_data = inl;
-		if (cfg.ops & (1u << OP_ATOMIC_WRITE)) {
+		if (cfg.ops & (1u << OP_ATOMIC_WRITE | 1u << OP_AW_REFUSED)) {
 			/* ibv_wr_atomic_write() needs an extended QP */
 			ibv_qp_init_attr_ex ix{};
 			memcpy(&ix, &ia, sizeof(ia));

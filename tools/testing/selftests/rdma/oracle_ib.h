@@ -39,6 +39,8 @@ struct Ib {
 	uint8_t *mem = nullptr;
 	size_t mem_len = 0;
 	bool odp = false;	// mr is ON_DEMAND (--odp)
+	// the device says it executes ATOMIC WRITE (device_cap_flags_ex)
+	bool atomic_write = false;
 
 	std::string name;
 	uint8_t port_num = 1;

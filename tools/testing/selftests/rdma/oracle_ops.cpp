@@ -35,7 +35,8 @@ const OpInfo op_info[OP_COUNT] = {
 	// upstream 6.1 rxe lacks it
 	{ "atomic_write", RC,        false, true,  phase_atomic_write, true },
 	{ "send_inv",  RC,           true,  false, phase_send_inv },
-	{ "inv_write", RC,           false, false, phase_inv_write },
+	{ "inv_write", RC,           false, false, phase_inv_write, false, true },
+	{ "aw_refused", RC,          false, false, phase_aw_refused, true, true },
 };
 
 ibv_wr_opcode wr_opcode(Op op)
@@ -44,7 +45,7 @@ ibv_wr_opcode wr_opcode(Op op)
 		IBV_WR_SEND,	     IBV_WR_SEND_WITH_IMM,    IBV_WR_RDMA_WRITE,
 		IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_RDMA_READ, IBV_WR_ATOMIC_FETCH_AND_ADD,
 		IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_WRITE, IBV_WR_SEND_WITH_INV,
-		IBV_WR_RDMA_WRITE,
+		IBV_WR_RDMA_WRITE, IBV_WR_ATOMIC_WRITE,
 	};
 	return t[op];
 }
@@ -54,7 +55,7 @@ ibv_wc_opcode wc_opcode(Op op)
 	static const ibv_wc_opcode t[OP_COUNT] = {
 		IBV_WC_SEND,	   IBV_WC_SEND,	     IBV_WC_RDMA_WRITE, IBV_WC_RDMA_WRITE,
 		IBV_WC_RDMA_READ, IBV_WC_FETCH_ADD, IBV_WC_COMP_SWAP,  IBV_WC_ATOMIC_WRITE,
-		IBV_WC_SEND,	   IBV_WC_RDMA_WRITE,
+		IBV_WC_SEND,	   IBV_WC_RDMA_WRITE, IBV_WC_ATOMIC_WRITE,
 	};
 	return t[op];
 }

@@ -81,7 +81,7 @@ uint32_t split(uint32_t total, uint32_t max_pieces, Rng &r, uint32_t *len)
 
 uint64_t plan_count(const Config &cfg, Op op)
 {
-	if (op == OP_INV_WRITE)
+	if (op_info[op].last)
 		return 1;
 	return cfg.iters + (op == OP_CMP_SWAP ? 1 : 0);
 }

@@ -19,6 +19,10 @@
 #   corrupt-aw   the same on ATOMIC WRITE: the cells' values must mismatch
 #   atomic-twice test_atomic_twice=1: every atomic executed twice; the
 #                oracle's FETCH_ADD check must report a MISMATCH
+#   aw-refused-proof  the server claims its device lacks ATOMIC WRITE
+#                (--test-hide-atomic-write): the aw_refused step
+#                (rxe-interop runs it against upstream 6.1) must report a
+#                MISMATCH, since rxe1 executes the write
 # make check-full adds: every transport on both address families and all
 # three MTUs, larger messages and more iterations.
 # ORACLE_RUNS (labels) narrows it.
@@ -84,6 +88,14 @@ proof corrupt-uc-write test_corrupt_every 5 --qp uc -g "$NS_G4" --mtu 1024 --ite
 	--ops write
 proof corrupt-aw test_corrupt_every 5 --qp rc -g "$NS_G4" --iters 20 --ops atomic_write
 proof atomic-twice test_atomic_twice 1 --qp rc -g "$NS_G4" --iters 20 --ops fetch_add
+# aw_refused (ATOMIC WRITE to a device without it; rxe-interop runs it
+# against upstream 6.1) must fail when the device executes it: here the
+# server only claims to lack it
+if [ -z "${ORACLE_RUNS:-}" ] || [[ " $ORACLE_RUNS " == *" aw-refused-proof "* ]]; then
+	ORACLE_SERVER_ARGS=--test-hide-atomic-write \
+		oracle_run aw-refused-proof ns2 ns1 10.0.0.2 rxe1 rxe0 --qp rc -g "$NS_G4" --ops aw_refused
+	oracle_judge aw-refused-proof mismatch || fails=$((fails + 1))
+fi
 
 echo
 echo "=== datapath-oracle results"

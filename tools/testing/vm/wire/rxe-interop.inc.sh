@@ -21,6 +21,9 @@
 #                  the ICRC (test build): the oracle must report a MISMATCH
 #   atomic-twice   A executes every atomic twice: a MISMATCH too
 # (the last two only when A runs our stack, and only in make check-full);
+#   aw-refused     (A ours, B upstream 6.1) A posts an ATOMIC WRITE, which
+#                  6.1 does not know: B's cell stays untouched and A's WQE
+#                  completes in error (6.1 drops the opcode: retry error)
 # then ibv_rc_pingpong -c both ways.  make check-full also adds path MTUs
 # 256 and 4096 and the other stock
 # tools (pingpongs with --chk, perftest), which only prove that the tools
@@ -60,6 +63,7 @@ if [ "${CHECK_TIER:-check}" = full ]; then
 		"ud-v4-srq pass --qp ud -g G4 --srq"
 	)
 fi
+[ "$A_OURS" = 1 ] && RUNS+=("aw-refused pass --qp rc -g G4 --ops aw_refused")
 # the oracle's proof on the wire: check-full (datapath-oracle proves it
 # on a veth path in make check)
 [ "$A_OURS" = 1 ] && [ "${CHECK_TIER:-check}" = full ] && RUNS+=(
