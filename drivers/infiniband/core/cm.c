@@ -92,7 +92,7 @@ struct cm_id_priv *cm_alloc_id(struct cm_device *cm_dev,
 			      &cm.xa_next, GFP_KERNEL);
 	if (ret < 0)
 		goto err_unlock;
-	p->local_id = p->xa_index ^ cm.xor;
+	p->local_id = p->xa_index ^ cm.id_mask;
 	p->id.local_id = cpu_to_be32(p->local_id);
 	list_add_tail(&p->dev_node, &cm.id_list);
 	kref_get(&cm_dev->ref);
@@ -111,7 +111,7 @@ struct cm_id_priv *cm_find_local(u32 local_id)
 	struct cm_id_priv *p;
 
 	mutex_lock(&cm.lock);
-	p = (struct cm_id_priv *)xa_load(&cm.local_ids, local_id ^ cm.xor);
+	p = (struct cm_id_priv *)xa_load(&cm.local_ids, local_id ^ cm.id_mask);
 	if (p && p->local_id == local_id)
 		cm_id_get(p);
 	else
@@ -464,7 +464,7 @@ struct ib_cm_id *ib_create_cm_id(struct ib_device *device,
 
 	cm_dev = (struct cm_device *)ib_get_client_data(device, &cm_client);
 	if (!cm_dev)
-		return ERR_PTR(-ENODEV);
+		return (struct ib_cm_id *)ERR_PTR(-ENODEV);
 	p = cm_alloc_id(cm_dev, cm_handler, context);
 	if (IS_ERR(p))
 		return (struct ib_cm_id *)p;
@@ -697,7 +697,7 @@ static int __init ib_cm_init(void)
 	for (t = 0; t < CM_TBL_COUNT; t++)
 		cm.table[t] = RB_ROOT;
 	INIT_LIST_HEAD(&cm.id_list);
-	cm.xor = get_random_u32();
+	cm.id_mask = get_random_u32();
 	cm.wq = alloc_workqueue("ib_cm", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!cm.wq)
 		return -ENOMEM;

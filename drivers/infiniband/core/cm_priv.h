@@ -90,7 +90,7 @@ struct cm_id_priv {
 	bool destroying;
 
 	/* tables (under cm.lock) */
-	u32 xa_index;			/* local comm ID ^ cm.xor */
+	u32 xa_index;			/* local comm ID ^ cm.id_mask */
 	struct rb_node node[CM_TBL_COUNT];	/* in cm.table[], or cleared */
 	struct list_head dev_node;	/* cm.id_list */
 
@@ -158,7 +158,7 @@ struct cm_globals {
 	struct mutex lock;		/* the tables below, every list node */
 	struct xarray local_ids;
 	u32 xa_next;
-	u32 xor;
+	u32 id_mask;
 	struct rb_root table[CM_TBL_COUNT];
 	struct list_head id_list;	/* every ID, for device removal */
 	struct workqueue_struct *wq;
