@@ -140,19 +140,19 @@ void phase_atomic(Ctx &c, Op op, Dir)
 // each cell ends with the last value written to it, and a cell nobody
 // wrote keeps its guard bytes.
 
-static void post_atomic_write(Ctx &c, Dir d, uint64_t n)
+// Posts ATOMIC WRITE @w.msg of @w.op (signalled): aw_value() of it into
+// the peer's @cell.
+static void post_atomic_write(Ctx &c, const Where &w, size_t cell)
 {
-	const Where w{ OP_ATOMIC_WRITE, d, n, 8 };
 	uint8_t v[8];
 
 	if (!c.ib.qpx)
 		error_at(w, "the QP has no ibv_qp_ex");
-	store64(v, aw_value(c.cfg, d, c.pass, n));
+	store64(v, aw_value(c.cfg, w.dir, c.pass, w.msg));
 	ibv_wr_start(c.ib.qpx);
-	c.ib.qpx->wr_id = wr_id_of(OP_ATOMIC_WRITE, d, c.pass, n);
+	c.ib.qpx->wr_id = wr_id_of(w.op, w.dir, c.pass, w.msg);
 	c.ib.qpx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_atomic_write(c.ib.qpx, c.peer.rkey,
-			    c.raddr(c.lay.aw_cell(n, c.cfg.depth) + Layout::VAL), v);
+	ibv_wr_atomic_write(c.ib.qpx, c.peer.rkey, c.raddr(cell + Layout::VAL), v);
 	if (int e = ibv_wr_complete(c.ib.qpx))
 		error_at(w, "ibv_wr_complete (ATOMIC WRITE): %s", strerror(e));
 }
@@ -170,8 +170,11 @@ void phase_atomic_write(Ctx &c, Op op, Dir)
 
 	uint64_t posted = 0, done = 0;
 	while (done < count) {
-		while (posted < count && posted - done < depth)
-			post_atomic_write(c, mine, posted++);
+		while (posted < count && posted - done < depth) {
+			const Where pw{ op, mine, posted, 8 };
+			post_atomic_write(c, pw, c.lay.aw_cell(posted, c.cfg.depth));
+			posted++;
+		}
 		const Where w{ op, mine, done, 8 };
 		ibv_wc wc = c.wait_wc(c.ib.scq, w, "initiator");
 		check_wc(wc, wr_id_of(op, mine, c.pass, done), wc_opcode(op), w, "initiator");
@@ -428,17 +431,8 @@ void phase_aw_refused(Ctx &c, Op op, Dir)
 		return;
 	}
 	c.expect(M_GO, 1);
-	if (!c.ib.qpx)
-		error_at(w, "the QP has no ibv_qp_ex");
-	uint8_t v[8];
-	store64(v, aw_value(c.cfg, d, c.pass, 0));
 	const uint64_t id = wr_id_of(op, d, c.pass, 0);
-	ibv_wr_start(c.ib.qpx);
-	c.ib.qpx->wr_id = id;
-	c.ib.qpx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_atomic_write(c.ib.qpx, c.peer.rkey, c.raddr(cell + Layout::VAL), v);
-	if (int e = ibv_wr_complete(c.ib.qpx))
-		error_at(w, "ibv_wr_complete (ATOMIC WRITE): %s", strerror(e));
+	post_atomic_write(c, w, cell);
 	ibv_wc wc = c.wait_wc(c.ib.scq, w, "ATOMIC WRITE to a device without it");
 	if (wc.wr_id != id)
 		mismatch_val(w, "ATOMIC WRITE to a device without it: completion wr_id", wc.wr_id, id);
