@@ -14,6 +14,8 @@ ROWS = {
     "send_rate_64b_q4": ("Mpps", "higher", "ib_send_bw 64 B, 4 QPs, message rate"),
     "send_lat_2b": ("usec", "lower", "ib_send_lat 2 B, typical"),
     "read_lat_2b": ("usec", "lower", "ib_read_lat 2 B, typical"),
+    "read_bw_64k": ("MiB/s", "higher", "ib_read_bw 64 KiB, 1 QP, average"),
+    "atomic_rate": ("Mpps", "higher", "ib_atomic_bw 8 B FETCH_ADD, message rate"),
 }
 STACKS = ("upstream", "ours")
 FIELDS = ["time", "flavor", "kernel", "commit", "row", "unit", "better",
@@ -26,11 +28,12 @@ def row_info(name):
     if name.startswith(("reg_mr_", "dereg_mr_")):
         size = name.rsplit("_", 1)[1].upper().replace("M", " MiB")
         verb = "ibv_reg_mr" if name.startswith("reg") else "ibv_dereg_mr"
-        return ("ms", "lower", f"{verb} {size}, median")
+        pages = " in 2 MiB pages" if "_huge_" in name else ""
+        return ("ms", "lower", f"{verb} {size}{pages}, median")
     return ("?", "?", name)
 
 
-def parse_raw(path, reg_mib):
+def parse_raw(path, reg_mib, reg_huge_mib):
     values, order = {}, []
     try:
         with open(path) as f:
@@ -45,7 +48,8 @@ def parse_raw(path, reg_mib):
     except FileNotFoundError:
         pass
     # a VM that died early still gives every row
-    for row in list(ROWS) + [f"reg_mr_{reg_mib}m", f"dereg_mr_{reg_mib}m"]:
+    for row in list(ROWS) + [f"{v}_{reg_mib}m" for v in ("reg_mr", "dereg_mr")] + \
+            [f"{v}_huge_{reg_huge_mib}m" for v in ("reg_mr", "dereg_mr")]:
         if row not in order:
             order.append(row)
     return values, order
@@ -67,11 +71,12 @@ def main():
     ap.add_argument("--stamp", required=True)
     ap.add_argument("--note", default="")
     ap.add_argument("--reg-mib", default="1024")
+    ap.add_argument("--reg-huge-mib", default="512")
     ap.add_argument("--csv", required=True)
     ap.add_argument("--history", required=True)
     a = ap.parse_args()
 
-    values, order = parse_raw(a.raw, a.reg_mib)
+    values, order = parse_raw(a.raw, a.reg_mib, a.reg_huge_mib)
     out = []
     for row in order:
         unit, better, _ = row_info(row)

@@ -7,7 +7,7 @@
 # Environment: REPO, MODDIR, OUT (from init.sh); BENCH_STACKS (default
 # "upstream ours"), BENCH_BW_ITERS (iterations of each bandwidth run, default
 # 1000), BENCH_LAT_ITERS (of each latency run, default 2000),
-# BENCH_ROW_TIMEOUT (seconds a perftest run may take, default 300), BENCH_REG_MIB / BENCH_REG_REPS (reg_mr buffer size and repetitions),
+# BENCH_ROW_TIMEOUT (seconds a perftest run may take, default 300), BENCH_REG_MIB / BENCH_REG_REPS (reg_mr buffer size and repetitions), BENCH_REG_HUGE_MIB (the huge-page buffer's size, default 512),
 # BENCH_REG_MR (the reg_mr_bench binary).
 set -u
 # shellcheck source=/dev/null
@@ -19,6 +19,7 @@ row_timeout=${BENCH_ROW_TIMEOUT:-300}
 lat_iters=${BENCH_LAT_ITERS:-2000}
 reg_mib=${BENCH_REG_MIB:-1024}
 reg_reps=${BENCH_REG_REPS:-5}
+reg_huge_mib=${BENCH_REG_HUGE_MIB:-512}
 reg_mr=${BENCH_REG_MR:-$REPO/build/bench/verbs/reg_mr_bench}
 raw=$OUT/bench.raw
 logdir=$OUT/bench-logs
@@ -36,6 +37,8 @@ rows=(
 	"send_rate_64b_q4|ib_send_bw|-s 64 -q 4 -n $bw_iters|message_rate"
 	"send_lat_2b|ib_send_lat|-s 2 -n $lat_iters|latency"
 	"read_lat_2b|ib_read_lat|-s 2 -n $lat_iters|latency"
+	"read_bw_64k|ib_read_bw|-s 65536 -n $bw_iters|bandwidth"
+	"atomic_rate|ib_atomic_bw|-n $bw_iters|message_rate"
 )
 
 record() { echo "$1 $2 $3" >>"$raw"; echo "bench: $1 $2 = $3"; }
@@ -101,18 +104,28 @@ run_perftest() {
 	fi
 }
 
+# run_reg_mr STACK [huge]: rows reg_mr_<MiB>m and dereg_mr_<MiB>m, or
+# with "huge" reg_mr_huge_<MiB>m and dereg_mr_huge_<MiB>m of a buffer in
+# 2 MiB huge pages (the pool is filled for the run and emptied after it)
 run_reg_mr() {
-	local stack=$1 log=$logdir/$1-reg_mr name val
-	if "$reg_mr" -d rxe0 -s "$reg_mib" -r "$reg_reps" >"$log" 2>&1; then
+	local stack=$1 kind=${2:-} log=$logdir/$1-reg_mr${2:+_$2} name val
+	local mib=$reg_mib opt=() sfx=
+	if [ "$kind" = huge ]; then
+		mib=$reg_huge_mib opt=(-H) sfx=_huge
+		echo $((mib / 2)) >/proc/sys/vm/nr_hugepages
+	fi
+	if "$reg_mr" -d rxe0 -s "$mib" -r "$reg_reps" "${opt[@]}" >"$log" 2>&1; then
 		for name in reg_mr dereg_mr; do
-			val=$(awk -v n="$name" '$1 == n { print $2 }' "$log")
-			record "$stack" "${name}_${reg_mib}m" "${val:-fail}"
+			val=$(awk -v n="$name$sfx" '$1 == n { print $2 }' "$log")
+			record "$stack" "${name}${sfx}_${mib}m" "${val:-fail}"
 		done
 	else
-		record "$stack" "reg_mr_${reg_mib}m" fail
-		record "$stack" "dereg_mr_${reg_mib}m" fail
+		record "$stack" "reg_mr${sfx}_${mib}m" fail
+		record "$stack" "dereg_mr${sfx}_${mib}m" fail
+		[ -z "$sfx" ] || grep Huge /proc/meminfo | sed 's/^/  | /'
 		tail -n 5 "$log" | sed 's/^/  | /'
 	fi
+	[ "$kind" != huge ] || echo 0 >/proc/sys/vm/nr_hugepages
 }
 
 echo "bench: kernel $(uname -r), $(nproc) CPUs, stacks: $stacks"
@@ -128,6 +141,8 @@ for stack in $stacks; do
 		for r in "${rows[@]}"; do record "$stack" "${r%%|*}" fail; done
 		record "$stack" "reg_mr_${reg_mib}m" fail
 		record "$stack" "dereg_mr_${reg_mib}m" fail
+		record "$stack" "reg_mr_huge_${reg_huge_mib}m" fail
+		record "$stack" "dereg_mr_huge_${reg_huge_mib}m" fail
 		stack_unload
 		status=1
 		continue
@@ -138,6 +153,7 @@ for stack in $stacks; do
 		run_perftest "$stack" "$name" "$tool" "$args" "$field"
 	done
 	run_reg_mr "$stack"
+	run_reg_mr "$stack" huge
 	rdma link delete rxe0 || status=1
 	stack_unload || { echo "bench: $stack: unload failed"; status=1; }
 done

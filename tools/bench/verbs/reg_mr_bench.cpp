@@ -2,10 +2,12 @@
 //
 // reg_mr_bench: time ibv_reg_mr() and ibv_dereg_mr() of one large buffer.
 //
-//   reg_mr_bench [-d DEV] [-s SIZE_MIB] [-r REPS]
+//   reg_mr_bench [-d DEV] [-s SIZE_MIB] [-r REPS] [-H]
 //
 // The buffer is anonymous memory touched once before the first repetition,
 // so the timings are pinning + MR setup, not first-touch page faults.
+// -H backs it with 2 MiB huge pages (MAP_HUGETLB: the pool must hold
+// SIZE_MIB / 2 of them) and names the lines reg_mr_huge / dereg_mr_huge.
 // Prints one "name value unit" line per measurement (medians over REPS),
 // the format tools/bench/vm-bench.sh collects.
 
@@ -55,7 +57,7 @@ ibv_context *open_device(const std::string &name)
 
 int usage()
 {
-	std::fprintf(stderr, "usage: reg_mr_bench [-d DEV] [-s SIZE_MIB] [-r REPS]\n");
+	std::fprintf(stderr, "usage: reg_mr_bench [-d DEV] [-s SIZE_MIB] [-r REPS] [-H]\n");
 	return 2;
 }
 
@@ -66,17 +68,19 @@ int main(int argc, char **argv)
 	std::string dev;
 	size_t mib = 1024;
 	int reps = 5;
+	bool huge = false;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "d:s:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:s:r:H")) != -1) {
 		switch (opt) {
 		case 'd': dev = optarg; break;
 		case 's': mib = std::strtoul(optarg, nullptr, 0); break;
 		case 'r': reps = std::atoi(optarg); break;
+		case 'H': huge = true; break;
 		default: return usage();
 		}
 	}
-	if (mib == 0 || reps < 1)
+	if (mib == 0 || reps < 1 || (huge && mib % 2))
 		return usage();
 
 	ibv_context *ctx = open_device(dev);
@@ -91,7 +95,7 @@ int main(int argc, char **argv)
 	}
 	size_t len = mib << 20;
 	void *buf = mmap(nullptr, len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			 MAP_PRIVATE | MAP_ANONYMOUS | (huge ? MAP_HUGETLB : 0), -1, 0);
 	if (buf == MAP_FAILED) {
 		std::perror("reg_mr_bench: mmap");
 		return 1;
@@ -120,8 +124,9 @@ int main(int argc, char **argv)
 		}
 		dereg.push_back(t);
 	}
-	std::printf("reg_mr %.3f ms\n", median(reg));
-	std::printf("dereg_mr %.3f ms\n", median(dereg));
+	const char *sfx = huge ? "_huge" : "";
+	std::printf("reg_mr%s %.3f ms\n", sfx, median(reg));
+	std::printf("dereg_mr%s %.3f ms\n", sfx, median(dereg));
 
 	munmap(buf, len);
 	ibv_dealloc_pd(pd);
