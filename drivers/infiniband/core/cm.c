@@ -16,6 +16,9 @@
 #include <rdma/ib_cache.h>
 #include "cm_priv.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/ib_cm.h>
+
 MODULE_AUTHOR("rdma-oot");
 MODULE_DESCRIPTION("IB connection manager over RoCE");
 MODULE_LICENSE("Dual BSD/GPL");
@@ -271,6 +274,7 @@ static void cm_ev_work(struct work_struct *work)
 {
 	struct cm_id_priv *p = container_of(work, struct cm_id_priv, ev_work);
 	struct cm_event_work *ev;
+	enum ib_cm_state st;
 	int n, ret;
 
 	for (n = 0; n < CM_EV_BATCH; n++) {
@@ -283,8 +287,11 @@ static void cm_ev_work(struct work_struct *work)
 		if (!ev)
 			break;
 		ret = 0;
-		if (!READ_ONCE(p->destroying))
+		if (!READ_ONCE(p->destroying)) {
+			st = READ_ONCE(p->state);
 			ret = p->id.cm_handler(&p->id, &ev->ev);
+			trace_cm_event(p->local_id, st, ev->ev.event, ret);
+		}
 		cm_free_ev(ev);
 		if (ret && !READ_ONCE(p->destroying))
 			cm_destroy(p, ret, true);
@@ -303,8 +310,8 @@ static void cm_set_state(struct cm_id_priv *p, enum ib_cm_state st)
 {
 	lockdep_assert_held(&p->mutex);
 	if (p->state != st)
-		pr_debug("ib_cm: id %08x %s -> %s\n", p->local_id,
-			 ib_cm_state_str(p->state), ib_cm_state_str(st));
+		trace_cm_state(p->local_id, p->remote_id, p->service_id,
+			       p->state, st);
 	p->state = st;
 	p->id.state = st;
 }

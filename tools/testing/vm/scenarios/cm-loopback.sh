@@ -8,18 +8,53 @@
 # keeps a listener, an ID in REQ_RCVD and one in REQ_SENT: rmmod ib_cm
 # must refuse, "rdma link delete rxe0" must end the REQ with a flush
 # error, and the IDs must be destroyed cleanly afterwards.  Last, ib_cm
-# leaves a live device by rmmod, and the stack unloads.
+# leaves a live device by rmmod, and the stack unloads.  The suite runs
+# with the ib_cm tracepoints on: a connection's states and events must
+# show in the trace (check-full: also through tools/bpf/cmstate.bt).
 # kunit-modules: ib_cm_kunit
 . "$REPO/tools/testing/vm/lib.sh"
 
 CORE=$MODDIR/drivers/infiniband/core
 RXE0_GID=0000:0000:0000:0000:0000:ffff:0a00:0001
 
+TR=/sys/kernel/tracing
+WORK=$(mktemp -d /tmp/cm-loopback.XXXXXX)
+
 stack_load ours || die "cannot load our stack"
 insmod "$CORE/ib_cm.ko" || die "insmod ib_cm"
 rxe0_up
+# the suite runs with the ib_cm tracepoints on (tracefs), and in
+# check-full also under tools/bpf/cmstate.bt
+echo 1 >$TR/events/ib_cm/enable || die "no ib_cm tracepoints"
+: >$TR/trace
+bt=
+if [ "${CHECK_TIER:-check}" = full ]; then
+	bpftrace_start "$WORK/cmstate.out" "$(cat "$REPO/tools/bpf/cmstate.bt")" ||
+		die "cmstate.bt did not attach"
+	bt=$BPFTRACE_PID
+fi
 insmod "$CORE/tests/ib_cm_kunit.ko" dev=rxe0 || die "insmod ib_cm_kunit"
 rmmod ib_cm_kunit || die "rmmod ib_cm_kunit"
+echo 0 >$TR/events/ib_cm/enable
+grep -E 'cm_(state|event):' $TR/trace >"$WORK/trace"
+[ -z "$bt" ] || bpftrace_stop "$bt" || die "cmstate.bt did not exit"
+echo "ib_cm tracepoints: $(grep -c cm_state: "$WORK/trace") state changes, $(grep -c cm_event: "$WORK/trace") events"
+# a connection's whole life, seen from both sides
+for want in 'cm_state: .* IDLE->REQ_SENT$' 'cm_state: .* REQ_RCVD->REP_SENT$' \
+	    'cm_state: .* REP_RCVD->ESTABLISHED$' 'cm_state: .* REP_SENT->ESTABLISHED$' \
+	    'cm_state: .*->DREQ_SENT$' 'cm_state: .*->TIMEWAIT$' \
+	    'cm_event: .* REQ_RECEIVED in REQ_RCVD, handler returned 0$' \
+	    'cm_event: .* REJ_RECEIVED in ' 'cm_event: .* TIMEWAIT_EXIT in '; do
+	grep -qE "$want" "$WORK/trace" || die "no trace line matches '$want'; trace: $(head -n 20 "$WORK/trace")"
+done
+echo "ok: the tracepoints show REQ, REP, ESTABLISHED, DREQ, TIMEWAIT and the handlers' events"
+if [ -n "$bt" ]; then
+	grep -qE ' IDLE->REQ_SENT$' "$WORK/cmstate.out" &&
+		grep -qE 'REQ_RECEIVED in REQ_RCVD, handler 0$' "$WORK/cmstate.out" ||
+		die "cmstate.bt printed no connection: $(head -n 20 "$WORK/cmstate.out")"
+	echo "ok: cmstate.bt: $(grep -c -- '->' "$WORK/cmstate.out") state changes"
+fi
+rm -rf "$WORK"
 rxe0_again
 insmod "$CORE/tests/ib_cm_hold.ko" dev=rxe0 || die "insmod ib_cm_hold"
 dmesg | grep -q 'ib_cm_hold: listening, REQ_RCVD 1, REQ_SENT 1' ||
