@@ -54,6 +54,7 @@ struct rck_side {
 	u8 rej_len;
 	u8 rep_data[16];
 	struct rdma_ud_param ud;	/* ESTABLISHED of a UD ID */
+	struct rdma_ud_param mc;	/* MULTICAST_JOIN (private_data kept) */
 };
 
 /* a kernel QP of one side and what it needs */
@@ -125,6 +126,9 @@ static int rck_handler(struct rdma_cm_id *id, struct rdma_cm_event *e)
 			memcpy(s->rep_data, e->param.conn.private_data,
 			       sizeof(s->rep_data));
 		}
+		break;
+	case RDMA_CM_EVENT_MULTICAST_JOIN:
+		s->mc = e->param.ud;
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		/* the ID goes with the device */
@@ -513,10 +517,15 @@ static void rcm_connect_send_disconnect(struct kunit *test)
 			1U);
 }
 
-/* a connect with no kernel QP, for the reject cases */
+/*
+ * A connect with no kernel QP, for the reject cases; the QPN differs per
+ * port (ib_cm keeps a rejected QPN a while: the same one again would be
+ * a stale connection, REJ 10).
+ */
 static void rck_connect_noqp(struct kunit *test, struct rck *k, u16 port)
 {
-	struct rdma_conn_param cp = { .qp_num = 0x111, .retry_count = 7 };
+	struct rdma_conn_param cp = { .qp_num = 0x100u + port,
+				      .retry_count = 7 };
 
 	k->a.id = rck_id(test, &k->a, RDMA_PS_TCP, IB_QPT_RC);
 	rck_resolve(test, k, port);
@@ -675,6 +684,139 @@ static void rcm_ud_sidr_send(struct kunit *test)
 }
 
 /*
+ * A UD ID resolved to an IPv4 group joins it as a full member:
+ * MULTICAST_JOIN with the group's AH (MGID ::ffff:group, multicast MAC),
+ * QPN 0xffffff, the UDP Q_Key and the join's context; then leaves it.
+ */
+static void rcm_multicast_join(struct kunit *test)
+{
+	struct rck *k = (struct rck *)test->priv;
+	static const u8 mac[ETH_ALEN] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+	struct sockaddr_in grp = {};
+	struct sockaddr_in6 grp6 = {};
+	union ib_gid mgid = {};
+
+	grp.sin_family = AF_INET;
+	grp.sin_addr.s_addr = htonl(0xef010203);	/* 239.1.2.3 */
+	k->a.id = rck_id(test, &k->a, RDMA_PS_UDP, IB_QPT_UD);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(k->a.id, NULL,
+						(struct sockaddr *)&grp, 2000), 0);
+	RCK_ASSERT_EVENT(test, &k->a, RDMA_CM_EVENT_ADDR_RESOLVED);
+	KUNIT_EXPECT_PTR_EQ(test, k->a.id->device, k->dev);
+	KUNIT_ASSERT_EQ(test, rdma_join_multicast(k->a.id, (struct sockaddr *)&grp,
+						  RDMA_CM_JOIN_FULLMEMBER, k), 0);
+	RCK_ASSERT_EVENT(test, &k->a, RDMA_CM_EVENT_MULTICAST_JOIN);
+	KUNIT_EXPECT_EQ(test, rck_status(&k->a, RDMA_CM_EVENT_MULTICAST_JOIN), 0);
+	KUNIT_EXPECT_PTR_EQ(test, k->a.mc.private_data, (const void *)k);
+	KUNIT_EXPECT_EQ(test, k->a.mc.qp_num, 0xffffffU);
+	KUNIT_EXPECT_EQ(test, k->a.mc.qkey, (u32)RDMA_UDP_QKEY);
+	mgid.raw[10] = 0xff;
+	mgid.raw[11] = 0xff;
+	memcpy(&mgid.raw[12], &grp.sin_addr.s_addr, 4);
+	KUNIT_EXPECT_EQ(test, memcmp(k->a.mc.ah_attr.grh.dgid.raw, mgid.raw, 16),
+			0);
+	KUNIT_EXPECT_EQ(test, memcmp(k->a.mc.ah_attr.roce.dmac, mac, ETH_ALEN),
+			0);
+	KUNIT_EXPECT_EQ(test, k->a.mc.ah_attr.grh.sgid_index, k->sgid_index);
+	rdma_leave_multicast(k->a.id, (struct sockaddr *)&grp);
+	/* IPv6 groups on RoCE v2 are not supported; RC IDs do not join */
+	grp6.sin6_family = AF_INET6;
+	grp6.sin6_addr.s6_addr[0] = 0xff;
+	grp6.sin6_addr.s6_addr[1] = 0x0e;
+	KUNIT_EXPECT_EQ(test, rdma_join_multicast(k->a.id,
+						  (struct sockaddr *)&grp6,
+						  RDMA_CM_JOIN_FULLMEMBER, k),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, k->a.nev, 2U);
+}
+
+/* port 1's first RoCE v2 GID that is a global IPv6 address */
+static int rck_ipv6_gid(struct ib_device *dev, union ib_gid *gid)
+{
+	u32 i, n = rdma_gid_table_len(dev, 1);
+	struct rdma_gid_entry e;
+
+	for (i = 0; i < n; i++) {
+		if (rdma_query_gid_entry(dev, 1, i, &e) ||
+		    e.gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP ||
+		    (e.gid.raw[10] == 0xff && e.gid.raw[11] == 0xff) ||
+		    (e.gid.raw[0] == 0xfe && (e.gid.raw[1] & 0xc0) == 0x80))
+			continue;
+		*gid = e.gid;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * IPv6, as rdma_ucm drives it (no kernel QPs): listen on the device's
+ * IPv6 address, connect with QPN and 56 bytes, accept with a QPN, the
+ * active side gets CONNECT_RESPONSE, reads its QP attributes and sends
+ * the RTU with rdma_accept(NULL); the passive side gets ESTABLISHED.
+ */
+static void rcm_ipv6_user_qp(struct kunit *test)
+{
+	struct rck *k = (struct rck *)test->priv;
+	struct rdma_conn_param cp = { .qp_num = 0x123, .retry_count = 7 };
+	struct rdma_conn_param ap = { .qp_num = 0x456 };
+	static const char rep[16] = "v6 accepted";
+	struct sockaddr_in6 a6 = {};
+	struct ib_qp_attr qa = {};
+	u8 data[RCK_REQ_LEN];
+	union ib_gid gid6;
+	int mask;
+
+	if (rck_ipv6_gid(k->dev, &gid6))
+		kunit_skip(test, "no global IPv6 RoCE v2 GID on port 1");
+	a6.sin6_family = AF_INET6;
+	a6.sin6_port = htons(RCK_PORT + 8);
+	memcpy(&a6.sin6_addr, gid6.raw, 16);
+	k->p.id = rck_id(test, &k->p, RDMA_PS_TCP, IB_QPT_RC);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(k->p.id, (struct sockaddr *)&a6), 0);
+	KUNIT_EXPECT_PTR_EQ(test, k->p.id->device, k->dev);
+	KUNIT_ASSERT_EQ(test, rdma_listen(k->p.id, 4), 0);
+	k->a.id = rck_id(test, &k->a, RDMA_PS_TCP, IB_QPT_RC);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(k->a.id, NULL,
+						(struct sockaddr *)&a6, 2000), 0);
+	RCK_ASSERT_EVENT(test, &k->a, RDMA_CM_EVENT_ADDR_RESOLVED);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(k->a.id, 2000), 0);
+	RCK_ASSERT_EVENT(test, &k->a, RDMA_CM_EVENT_ROUTE_RESOLVED);
+	KUNIT_EXPECT_EQ(test, memcmp(k->a.id->route.path_rec->dgid.raw,
+				     gid6.raw, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(k->a.id->route.path_rec->sgid.raw,
+				     gid6.raw, 16), 0);
+	rck_fill(data, sizeof(data), 0x60);
+	cp.private_data = data;
+	cp.private_data_len = sizeof(data);
+	KUNIT_ASSERT_EQ(test, rdma_connect(k->a.id, &cp), 0);
+	RCK_ASSERT_EVENT(test, &k->p, RDMA_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_ASSERT_NOT_NULL(test, k->p.conn);
+	KUNIT_EXPECT_EQ(test, memcmp(k->p.req_data, data, RCK_REQ_LEN), 0);
+	KUNIT_EXPECT_EQ(test, k->p.req_param.qp_num, 0x123U);
+	KUNIT_EXPECT_EQ(test, k->p.conn->route.addr.src_addr.ss_family,
+			(sa_family_t)AF_INET6);
+	KUNIT_EXPECT_EQ(test, k->p.conn->route.addr.dst_addr.ss_family,
+			(sa_family_t)AF_INET6);
+	ap.private_data = rep;
+	ap.private_data_len = sizeof(rep);
+	rdma_lock_handler(k->p.conn);
+	KUNIT_EXPECT_EQ(test, rdma_accept(k->p.conn, &ap), 0);
+	rdma_unlock_handler(k->p.conn);
+	RCK_ASSERT_EVENT(test, &k->a, RDMA_CM_EVENT_CONNECT_RESPONSE);
+	KUNIT_EXPECT_EQ(test, memcmp(k->a.rep_data, rep, sizeof(rep)), 0);
+	qa.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, rdma_init_qp_attr(k->a.id, &qa, &mask), 0);
+	KUNIT_EXPECT_EQ(test, qa.dest_qp_num, 0x456U);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_AV);
+	KUNIT_EXPECT_EQ(test, memcmp(qa.ah_attr.grh.dgid.raw, gid6.raw, 16), 0);
+	rdma_lock_handler(k->a.id);
+	KUNIT_EXPECT_EQ(test, rdma_accept(k->a.id, NULL), 0);
+	rdma_unlock_handler(k->a.id);
+	RCK_ASSERT_EVENT(test, &k->p, RDMA_CM_EVENT_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, rck_count(&k->a, RDMA_CM_EVENT_ESTABLISHED), 0U);
+}
+
+/*
  * The device goes with a bound listener and a connected pair: each ID
  * hears DEVICE_REMOVAL once, its handler's non-zero return destroys it,
  * and the removal (which waits for that) finishes.  Runs last.
@@ -709,6 +851,8 @@ static struct kunit_case rcm_cases[] = {
 	KUNIT_CASE(rcm_reject_no_listener),
 	KUNIT_CASE(rcm_addr_errors),
 	KUNIT_CASE(rcm_ud_sidr_send),
+	KUNIT_CASE(rcm_multicast_join),
+	KUNIT_CASE(rcm_ipv6_user_qp),
 	KUNIT_CASE(rcm_device_removal),
 	{}
 };
