@@ -19,22 +19,6 @@
 
 /* ---------------------------------------------------------------- route */
 
-/* IB MTU of a RoCE v2 path over a netdev of @mtu (96 bytes of headers) */
-static enum ib_mtu cma_roce_mtu(unsigned int mtu)
-{
-	unsigned int room = mtu > 96 ? mtu - 96 : 0;
-
-	if (room >= 4096)
-		return IB_MTU_4096;
-	if (room >= 2048)
-		return IB_MTU_2048;
-	if (room >= 1024)
-		return IB_MTU_1024;
-	if (room >= 512)
-		return IB_MTU_512;
-	return room >= 256 ? IB_MTU_256 : (enum ib_mtu)0;
-}
-
 static int cma_build_path(struct rdma_id_private *p)
 {
 	struct rdma_dev_addr *da = &p->id.route.addr.dev_addr;
@@ -47,7 +31,7 @@ static int cma_build_path(struct rdma_id_private *p)
 	ndev = dev_get_by_index(p->net, da->bound_dev_if);
 	if (!ndev)
 		return -ENODEV;
-	path->mtu = cma_roce_mtu(ndev->mtu);
+	path->mtu = (enum ib_mtu)cma_wire_roce_mtu(ndev->mtu);
 	dev_put(ndev);
 	if (!path->mtu)
 		return -EINVAL;
@@ -56,7 +40,7 @@ static int cma_build_path(struct rdma_id_private *p)
 		       &path->sgid);
 	sport = ntohs(cma_port_of(cma_src(p)));
 	dport = ntohs(cma_port_of(cma_dst(p)));
-	path->flow_label = (sport * 31 + dport) & 0xfffff;
+	path->flow_label = cma_wire_flow_label((u16)sport, (u16)dport);
 	if (cma_dst(p)->sa_family == AF_INET6 &&
 	    ((struct sockaddr_in6 *)cma_src(p))->sin6_flowinfo)
 		path->flow_label =
