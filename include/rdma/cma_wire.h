@@ -86,4 +86,17 @@ static inline u64 cma_wire_service_id(enum rdma_ucm_port_space ps, u16 port)
  */
 int cma_wire_sid_split(u64 sid, enum rdma_ucm_port_space *ps, u16 *port);
 
+/* ---- the RoCE v2 route ---- */
+
+/*
+ * The IB MTU code (IB_MTU_256 = 1 ... IB_MTU_4096 = 5) of a RoCE v2
+ * path over a netdev of @netdev_mtu bytes: what is left after 96 bytes
+ * of headers (GRH 40, UDP 8, BTH 12, XRC 4, AtomicETH 28, ICRC 4),
+ * rounded down; 0 if not even 256 bytes are left.
+ */
+u8 cma_wire_roce_mtu(u32 netdev_mtu);
+
+/* The 20-bit flow label of an IPv4 connection: sport * 31 + dport */
+u32 cma_wire_flow_label(u16 sport, u16 dport);
+
 #endif /* _RDMA_CMA_WIRE_H */

@@ -137,3 +137,23 @@ int cma_wire_sid_split(u64 sid, enum rdma_ucm_port_space *ps, u16 *port)
 	return 0;
 }
 EXPORT_SYMBOL(cma_wire_sid_split);
+
+#define CMA_WIRE_ROCE_HDRS	96
+
+u8 cma_wire_roce_mtu(u32 netdev_mtu)
+{
+	u32 room = netdev_mtu > CMA_WIRE_ROCE_HDRS ?
+		   netdev_mtu - CMA_WIRE_ROCE_HDRS : 0;
+	u8 code = 5;	/* 4096 */
+
+	while (code && room < (128u << code))
+		code--;
+	return code;
+}
+EXPORT_SYMBOL(cma_wire_roce_mtu);
+
+u32 cma_wire_flow_label(u16 sport, u16 dport)
+{
+	return ((u32)sport * 31 + dport) & 0xfffff;
+}
+EXPORT_SYMBOL(cma_wire_flow_label);

@@ -168,3 +168,25 @@ TEST(CmaSid, AfIbPrefixIsEverythingButThePort) {
 }
 
 }  // namespace
+
+TEST(CmaWireRoute, RoceMtuFromNetdevMtu) {
+  // 1500 - 96 = 1404: 1024; the boundaries of each code
+  EXPECT_EQ(cma_wire_roce_mtu(1500), 3);
+  EXPECT_EQ(cma_wire_roce_mtu(9000), 5);
+  EXPECT_EQ(cma_wire_roce_mtu(4096 + 96), 5);
+  EXPECT_EQ(cma_wire_roce_mtu(4096 + 95), 4);
+  EXPECT_EQ(cma_wire_roce_mtu(2048 + 96), 4);
+  EXPECT_EQ(cma_wire_roce_mtu(1024 + 96), 3);
+  EXPECT_EQ(cma_wire_roce_mtu(1024 + 95), 2);
+  EXPECT_EQ(cma_wire_roce_mtu(256 + 96), 1);
+  EXPECT_EQ(cma_wire_roce_mtu(256 + 95), 0);
+  EXPECT_EQ(cma_wire_roce_mtu(0), 0);
+  EXPECT_EQ(cma_wire_roce_mtu(0xffffffffu), 5);
+}
+
+TEST(CmaWireRoute, FlowLabelOfPorts) {
+  EXPECT_EQ(cma_wire_flow_label(0, 0), 0u);
+  EXPECT_EQ(cma_wire_flow_label(1, 2), 33u);
+  EXPECT_EQ(cma_wire_flow_label(40000, 7471), (40000u * 31 + 7471) & 0xfffff);
+  EXPECT_EQ(cma_wire_flow_label(0xffff, 0xffff), (0xffffu * 32) & 0xfffff);
+}
