@@ -31,6 +31,9 @@ MODULE_ALIAS("rdma-client-rdma_cm");
 DEFINE_XARRAY_ALLOC(ucma_ctx_table);
 DEFINE_XARRAY_ALLOC(ucma_mc_table);
 
+/* device-removal work; drained before the module goes */
+static struct workqueue_struct *ucma_wq;
+
 /* net.rdma_ucm.max_backlog: LISTEN's backlog outside 1..this becomes this */
 int ucma_max_backlog = 1024;
 
@@ -338,7 +341,7 @@ int ucma_event_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 
 	if (event->event == RDMA_CM_EVENT_DEVICE_REMOVAL &&
 	    refcount_inc_not_zero(&ctx->ref)) {
-		if (!queue_work(system_wq, &ctx->close_work))
+		if (!queue_work(ucma_wq, &ctx->close_work))
 			ucma_put_ctx(ctx);
 	}
 
@@ -672,9 +675,12 @@ static int __init ucma_init(void)
 	int ret;
 
 	BUILD_BUG_ON(sizeof(struct rdma_ucm_event_resp) != 336);
+	ucma_wq = alloc_ordered_workqueue("rdma_ucm", WQ_MEM_RECLAIM);
+	if (!ucma_wq)
+		return -ENOMEM;
 	ret = misc_register(&ucma_misc);
 	if (ret)
-		return ret;
+		goto err_wq;
 	ucma_ctl_header = register_net_sysctl(&init_net, "net/rdma_ucm",
 					      ucma_ctl_table);
 	if (!ucma_ctl_header) {
@@ -690,6 +696,8 @@ err_sysctl:
 	unregister_net_sysctl_table(ucma_ctl_header);
 err_misc:
 	misc_deregister(&ucma_misc);
+err_wq:
+	destroy_workqueue(ucma_wq);
 	return ret;
 }
 
@@ -698,6 +706,7 @@ static void __exit ucma_exit(void)
 	ib_unregister_client(&ucma_client);
 	unregister_net_sysctl_table(ucma_ctl_header);
 	misc_deregister(&ucma_misc);
+	destroy_workqueue(ucma_wq);
 }
 
 module_init(ucma_init);
