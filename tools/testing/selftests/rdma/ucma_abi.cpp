@@ -329,6 +329,32 @@ TEST(UcmaAbi, MigrateMovesEvents)
 	EXPECT_EQ(cmd(b.fd, RDMA_USER_CM_CMD_MIGRATE_ID, m, sizeof(mr)), -EINVAL);
 }
 
+// An ID of @fd connecting to UCMA_ADDR:@port (a REQ for a QP number
+// nobody has); its ADDR_RESOLVED and ROUTE_RESOLVED are delivered.
+uint32_t connect_to(int fd, uint64_t uid, uint16_t port)
+{
+	rdma_ucm_event_resp ev{};
+	uint32_t id = 0;
+	EXPECT_GT(create_id(fd, uid, &id), 0);
+	EXPECT_GT(resolve_ip(fd, id, port), 0);
+	EXPECT_TRUE(wait_readable(fd, 10000));
+	EXPECT_GT(get_event(fd, &ev), 0);
+	EXPECT_EQ(ev.event, EV_ADDR_RESOLVED) << "status " << (int)ev.status;
+	rdma_ucm_resolve_route rr{id, 2000};
+	EXPECT_GT(cmd(fd, RDMA_USER_CM_CMD_RESOLVE_ROUTE, rr), 0);
+	EXPECT_TRUE(wait_readable(fd, 10000));
+	EXPECT_GT(get_event(fd, &ev), 0);
+	EXPECT_EQ(ev.event, 2u) << "ROUTE_RESOLVED; status " << (int)ev.status;
+	rdma_ucm_connect cn{};
+	cn.id = id;
+	cn.conn_param.valid = 1;
+	cn.conn_param.qp_num = 0x123;
+	cn.conn_param.retry_count = 7;
+	cn.conn_param.rnr_retry_count = 7;
+	EXPECT_GT(cmd(fd, RDMA_USER_CM_CMD_CONNECT, cn), 0);
+	return id;
+}
+
 TEST(UcmaAbi, ListenerTakesPendingRequestsAlong)
 {
 	if (!ucma_addr())
@@ -349,40 +375,29 @@ TEST(UcmaAbi, ListenerTakesPendingRequestsAlong)
 	rdma_ucm_listen l{lid, 2};
 	ASSERT_GT(cmd(srv.fd, RDMA_USER_CM_CMD_LISTEN, l), 0);
 
-	// the active side: address, route, REQ (for a QP number nobody has)
-	uint32_t cid;
-	ASSERT_GT(create_id(cli.fd, 0x7777, &cid), 0);
-	ASSERT_GT(resolve_ip(cli.fd, cid, port), 0);
-	ASSERT_TRUE(wait_readable(cli.fd, 10000));
-	ASSERT_GT(get_event(cli.fd, &ev), 0);
-	ASSERT_EQ(ev.event, EV_ADDR_RESOLVED) << "status " << (int)ev.status;
-	rdma_ucm_resolve_route rr{cid, 2000};
-	ASSERT_GT(cmd(cli.fd, RDMA_USER_CM_CMD_RESOLVE_ROUTE, rr), 0);
-	ASSERT_TRUE(wait_readable(cli.fd, 10000));
-	ASSERT_GT(get_event(cli.fd, &ev), 0);
-	rdma_ucm_connect cn{};
-	cn.id = cid;
-	cn.conn_param.valid = 1;
-	cn.conn_param.qp_num = 0x123;
-	cn.conn_param.retry_count = 7;
-	cn.conn_param.rnr_retry_count = 7;
-	ASSERT_GT(cmd(cli.fd, RDMA_USER_CM_CMD_CONNECT, cn), 0);
-
-	// the request: uid of the listener, id of a new ID
+	// the request: uid of the listener, id of a new ID; the new ID is
+	// usable, and refuses the request
+	uint32_t c1 = connect_to(cli.fd, 0x7777, port);
 	ASSERT_TRUE(wait_readable(srv.fd, 20000)) << "no CONNECT_REQUEST";
 	rdma_ucm_event_resp req{};
 	ASSERT_GT(get_event(srv.fd, &req), 0);
 	EXPECT_EQ(req.event, EV_CONNECT_REQUEST);
 	EXPECT_EQ(req.uid, 0x6666u);
 	EXPECT_NE(req.id, lid);
-	// the new ID is usable, and refuses the request
 	rdma_ucm_reject rj{};
 	rj.id = req.id;
-	rj.reason = 0;
 	EXPECT_GT(cmd(srv.fd, RDMA_USER_CM_CMD_REJECT, rj), 0);
 	EXPECT_EQ(destroy_id(srv.fd, req.id), 0);
+
+	// a second request, left undelivered: its new ID is not reachable
+	// yet, and goes with the listener, which counts only the first
+	uint32_t c2 = connect_to(cli.fd, 0x8888, port);
+	ASSERT_TRUE(wait_readable(srv.fd, 20000)) << "no second CONNECT_REQUEST";
+	EXPECT_EQ(destroy_id(srv.fd, req.id + 1), -ENOENT);
 	EXPECT_EQ(destroy_id(srv.fd, lid), 1);
-	EXPECT_GE(destroy_id(cli.fd, cid), 2);
+	EXPECT_EQ(get_event(srv.fd, &req), -EAGAIN);
+	EXPECT_GE(destroy_id(cli.fd, c1), 2);
+	EXPECT_GE(destroy_id(cli.fd, c2), 2);
 }
 
 TEST(UcmaAbi, CloseWithLiveIds)
