@@ -392,9 +392,11 @@ TEST(UcmaAbi, ListenerTakesPendingRequestsAlong)
 	// yet, and goes with the listener, which counts only the first
 	uint32_t c2 = connect_to(cli.fd, 0x8888, port);
 	ASSERT_TRUE(wait_readable(srv.fd, 20000)) << "no second CONNECT_REQUEST";
-	for (uint32_t i = 0; i < 64; i++)
-		if (i != lid)
+	for (uint32_t i = 0; i < 64; i++) {
+		if (i != lid) {
 			EXPECT_LT(destroy_id(srv.fd, i), 0) << "ID " << i << " destroyed";
+		}
+	}
 	EXPECT_EQ(destroy_id(srv.fd, lid), 1);
 	EXPECT_EQ(get_event(srv.fd, &req), -EAGAIN);
 	EXPECT_GE(destroy_id(cli.fd, c1), 2);
