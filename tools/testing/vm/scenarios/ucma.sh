@@ -178,13 +178,16 @@ pair riostream-verify 240 '' '' \
 	-- riostream -b $ADDR -p $port -T v -C 50 -I 2 -S 4096 \
 	-- riostream -s $ADDR -p $port -T v -C 50 -I 2 -S 4096
 
-# perftest with its QPs connected by rdma_cm (-R)
+# perftest with its QPs connected by rdma_cm (-R: no TCP listener to wait
+# for); both sides print a result row
+ROW='^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+'
 for t in "send-bw-R ib_send_bw -n 5" "write-lat-R ib_write_lat -n 10" "read-bw-R ib_read_bw -n 5"; do
 	read -r label tool args <<<"$t"
-	wanted "$label" || continue
+	next_port
 	# shellcheck disable=SC2086
-	tool_run "$label" "" "" $ADDR "$tool" -d rxe0 -R -F $args
-	verdict "$label" $?
+	pair "$label" 150 "$ROW" "$ROW" \
+		-- "$tool" -d rxe0 -R -F -p $port $args \
+		-- "$tool" -d rxe0 -R -F -p $port $args $ADDR
 done
 
 # ---- SIGKILL mid-connection ----
