@@ -22,8 +22,12 @@
 CORE=$MODDIR/drivers/infiniband/core
 ADDR=10.0.0.1
 W=$TOOLS_WORK
-# rdma_cm refuses multicast joins for now (EOPNOTSUPP)
-UCMA_KNOWN_GAPS=${UCMA_KNOWN_GAPS-mckey}
+# mckey: rdma_cm refuses multicast joins for now (EOPNOTSUPP).
+# rstream-async-verify: rstream's do_poll() fails on any POLLHUP, even
+# with POLLIN beside it; when the server's shutdown lands before the
+# client's last poll (the data all there, verified by the server), the
+# client exits 16 (POLLHUP): a race of the tool, frequent under TCG.
+UCMA_KNOWN_GAPS=${UCMA_KNOWN_GAPS-mckey rstream-async-verify}
 fails=0
 gaps=0
 port=20000
@@ -46,8 +50,12 @@ echo "ok: /dev/infiniband/rdma_cm mode 666, abi_version 4"
 # ---- the raw ABI ----
 SELFTEST=${UCMA_SELFTEST:-$REPO/build/selftests/ucma_abi}
 UCMA_ADDR=$ADDR timeout -k 5 300 "$SELFTEST" 2>&1 | tee "$W/ucma_abi.out" | grep -E '^\[ +(OK|FAILED|SKIPPED) +\]|Failure|Expected|Which is|Value of'
-grep -q '^\[  PASSED  \]' "$W/ucma_abi.out" && ! grep -q FAILED "$W/ucma_abi.out" ||
-	{ echo "FAIL ucma_abi"; fails=$((fails + 1)); }
+if grep -q '^\[  PASSED  \]' "$W/ucma_abi.out" && ! grep -q FAILED "$W/ucma_abi.out"; then
+	echo "PASS ucma_abi"
+else
+	echo "FAIL ucma_abi"
+	fails=$((fails + 1))
+fi
 
 # ---- the tools ----
 
