@@ -171,6 +171,15 @@ int rdma_reject(struct rdma_cm_id *id, const void *private_data,
 		u8 private_data_len, u8 reason);
 int rdma_disconnect(struct rdma_cm_id *id);
 
+/*
+ * rdma_join_multicast() join_state bits (upstream's BIT(FULLMEMBER_JOIN)
+ * and BIT(SENDONLY_FULLMEMBER_JOIN)); a full member also joins the IPv4
+ * group on the netdev.  MULTICAST_JOIN carries @context in
+ * param.ud.private_data (length 0).
+ */
+#define RDMA_CM_JOIN_FULLMEMBER			(1 << 0)
+#define RDMA_CM_JOIN_SENDONLY_FULLMEMBER	(1 << 3)
+
 int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 			u8 join_state, void *context);
 void rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr);
