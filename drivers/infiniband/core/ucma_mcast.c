@@ -11,13 +11,6 @@
 
 #include "ucma_priv.h"
 
-/*
- * rdma_join_multicast()'s join_state: a bit per membership, upstream's
- * values (full member 1 << 0, send-only full member 1 << 3).
- */
-#define UCMA_JOIN_FULL			(1u << 0)
-#define UCMA_JOIN_SENDONLY_FULL		(1u << 3)
-
 /* Drop @mc's undelivered events; its context's mutex is held. */
 static void ucma_purge_mc_events(struct ucma_multicast *mc)
 {
@@ -101,7 +94,7 @@ int ucma_join_ip_mcast(struct ucma_cmd *c)
 	if (ret)
 		return ret;
 	return ucma_join(c, cmd->id, cmd->uid, &cmd->addr, size,
-			 UCMA_JOIN_FULL);
+			 RDMA_CM_JOIN_FULLMEMBER);
 }
 
 int ucma_join_mcast(struct ucma_cmd *c)
@@ -115,7 +108,7 @@ int ucma_join_mcast(struct ucma_cmd *c)
 		return ret;
 	return ucma_join(c, cmd->id, cmd->uid, &cmd->addr, cmd->addr_size,
 			 cmd->join_flags == RDMA_MC_JOIN_FLAG_FULLMEMBER ?
-			 UCMA_JOIN_FULL : UCMA_JOIN_SENDONLY_FULL);
+			 RDMA_CM_JOIN_FULLMEMBER : RDMA_CM_JOIN_SENDONLY_FULLMEMBER);
 }
 
 /* Group @id of the writing file out of the table, with its context held. */
