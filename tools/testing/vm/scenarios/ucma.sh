@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 420 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 480 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # rdma_ucm (Documentation/core/rdma_ucm.rst): /dev/infiniband/rdma_cm for
 # unmodified librdmacm (rdma-core v44) over our ib_cm and rdma_cm, on rxe0
 # (veth0, 10.0.0.1; server and client in this VM, RoCE loopback).
@@ -260,6 +260,9 @@ exec 9<&-
 rmmod rdma_ucm || die "rmmod rdma_ucm after the last close"
 rxe0_down
 stack_unload || die "unload"
+
+# every tool's output, for the record
+[ -n "${OUT:-}" ] && [ -d "$OUT" ] && cp -r "$W" "$OUT/ucma-tools" 2>/dev/null
 
 echo
 echo "=== results"
