@@ -437,6 +437,44 @@ static int rck_poll(struct rck_qp *q, struct ib_wc *wc)
 }
 
 /*
+ * One SEND of RCK_MSG_LEN pattern bytes (@seed) from the active QP to
+ * the passive one (UD: through k->aq.ah to the QPN and Q_Key of the
+ * active side's ESTABLISHED), both completions good, every byte there.
+ */
+static void rck_send_check(struct kunit *test, struct rck *k, u8 seed)
+{
+	bool ud = k->a.id->qp_type == IB_QPT_UD;
+	u32 off = ud ? RCK_GRH : 0;
+	u8 msg[RCK_MSG_LEN];
+	struct ib_ud_wr wr = {};
+	struct ib_sge sge;
+	struct ib_wc wc;
+
+	rck_fill(msg, sizeof(msg), seed);
+	memcpy(k->aq.buf, msg, sizeof(msg));
+	sge.addr = (u64)(uintptr_t)k->aq.buf;
+	sge.length = RCK_MSG_LEN;
+	sge.lkey = k->aq.pd->local_dma_lkey;
+	wr.wr.wr_id = 1;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.wr.opcode = IB_WR_SEND;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	if (ud) {
+		wr.ah = k->aq.ah;
+		wr.remote_qpn = k->a.ud.qp_num;
+		wr.remote_qkey = k->a.ud.qkey;
+	}
+	KUNIT_ASSERT_EQ(test, ib_post_send(k->a.id->qp, &wr.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, rck_poll(&k->aq, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_ASSERT_EQ(test, rck_poll(&k->pq, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, off + RCK_MSG_LEN);
+	KUNIT_EXPECT_EQ(test, memcmp(k->pq.buf + off, msg, RCK_MSG_LEN), 0);
+}
+
+/*
  * Listen, connect with 56 bytes of private data, accept from outside
  * the handler (rdma_lock_handler, as rdma_ucm does) with kernel QPs on
  * both sides, one SEND checked byte by byte, disconnect, timewait.
@@ -445,11 +483,8 @@ static void rcm_connect_send_disconnect(struct kunit *test)
 {
 	struct rck *k = (struct rck *)test->priv;
 	struct rdma_conn_param cp = {}, ap = {};
-	u8 data[RCK_REQ_LEN], msg[RCK_MSG_LEN];
+	u8 data[RCK_REQ_LEN];
 	static const char rep[16] = "accepted";
-	struct ib_send_wr wr = {};
-	struct ib_sge sge;
-	struct ib_wc wc;
 
 	rck_listen(test, k, RCK_PORT + 2, RDMA_PS_TCP, IB_QPT_RC);
 	k->a.id = rck_id(test, &k->a, RDMA_PS_TCP, IB_QPT_RC);
@@ -471,7 +506,7 @@ static void rcm_connect_send_disconnect(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, k->p.req_param.qp_num, k->a.id->qp->qp_num);
 	KUNIT_EXPECT_EQ(test, k->p.req_param.retry_count, 7);
 	KUNIT_EXPECT_PTR_EQ(test, k->p.conn->device, k->dev);
-	KUNIT_EXPECT_NE(test, k->p.conn, k->p.id);
+	KUNIT_EXPECT_PTR_NE(test, k->p.conn, k->p.id);
 
 	rck_qp_make(test, k->p.conn, &k->pq);
 	rck_post_recv(test, k->p.conn, &k->pq, RCK_MSG_LEN);
@@ -487,23 +522,7 @@ static void rcm_connect_send_disconnect(struct kunit *test)
 	RCK_ASSERT_EVENT(test, &k->p, RDMA_CM_EVENT_ESTABLISHED);
 	KUNIT_EXPECT_EQ(test, memcmp(k->a.rep_data, rep, sizeof(rep)), 0);
 
-	rck_fill(msg, sizeof(msg), 0x41);
-	memcpy(k->aq.buf, msg, sizeof(msg));
-	sge.addr = (u64)(uintptr_t)k->aq.buf;
-	sge.length = RCK_MSG_LEN;
-	sge.lkey = k->aq.pd->local_dma_lkey;
-	wr.wr_id = 1;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = IB_WR_SEND;
-	wr.send_flags = IB_SEND_SIGNALED;
-	KUNIT_ASSERT_EQ(test, ib_post_send(k->a.id->qp, &wr, NULL), 0);
-	KUNIT_ASSERT_EQ(test, rck_poll(&k->aq, &wc), 1);
-	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
-	KUNIT_ASSERT_EQ(test, rck_poll(&k->pq, &wc), 1);
-	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
-	KUNIT_EXPECT_EQ(test, wc.byte_len, (u32)RCK_MSG_LEN);
-	KUNIT_EXPECT_EQ(test, memcmp(k->pq.buf, msg, RCK_MSG_LEN), 0);
+	rck_send_check(test, k, 0x41);
 
 	KUNIT_ASSERT_EQ(test, rdma_disconnect(k->a.id), 0);
 	RCK_ASSERT_EVENT(test, &k->p, RDMA_CM_EVENT_DISCONNECTED);
@@ -623,10 +642,7 @@ static void rcm_ud_sidr_send(struct kunit *test)
 {
 	struct rck *k = (struct rck *)test->priv;
 	struct rdma_conn_param cp = {}, ap = {};
-	u8 data[RCK_REQ_LEN], msg[RCK_MSG_LEN];
-	struct ib_ud_wr wr = {};
-	struct ib_sge sge;
-	struct ib_wc wc;
+	u8 data[RCK_REQ_LEN];
 
 	rck_listen(test, k, RCK_PORT + 6, RDMA_PS_UDP, IB_QPT_UD);
 	k->a.id = rck_id(test, &k->a, RDMA_PS_UDP, IB_QPT_UD);
@@ -659,26 +675,7 @@ static void rcm_ud_sidr_send(struct kunit *test)
 		k->aq.ah = NULL;
 		KUNIT_ASSERT_FAILURE(test, "rdma_create_ah: %ld", err);
 	}
-	rck_fill(msg, sizeof(msg), 0x17);
-	memcpy(k->aq.buf, msg, sizeof(msg));
-	sge.addr = (u64)(uintptr_t)k->aq.buf;
-	sge.length = RCK_MSG_LEN;
-	sge.lkey = k->aq.pd->local_dma_lkey;
-	wr.wr.wr_id = 1;
-	wr.wr.sg_list = &sge;
-	wr.wr.num_sge = 1;
-	wr.wr.opcode = IB_WR_SEND;
-	wr.wr.send_flags = IB_SEND_SIGNALED;
-	wr.ah = k->aq.ah;
-	wr.remote_qpn = k->a.ud.qp_num;
-	wr.remote_qkey = k->a.ud.qkey;
-	KUNIT_ASSERT_EQ(test, ib_post_send(k->a.id->qp, &wr.wr, NULL), 0);
-	KUNIT_ASSERT_EQ(test, rck_poll(&k->aq, &wc), 1);
-	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
-	KUNIT_ASSERT_EQ(test, rck_poll(&k->pq, &wc), 1);
-	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
-	KUNIT_EXPECT_EQ(test, wc.byte_len, (u32)(RCK_GRH + RCK_MSG_LEN));
-	KUNIT_EXPECT_EQ(test, memcmp(k->pq.buf + RCK_GRH, msg, RCK_MSG_LEN), 0);
+	rck_send_check(test, k, 0x17);
 	/* the passive side hears nothing more: no ESTABLISHED for UD */
 	KUNIT_EXPECT_EQ(test, rck_count(&k->p, RDMA_CM_EVENT_ESTABLISHED), 0U);
 }
