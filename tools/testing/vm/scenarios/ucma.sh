@@ -22,11 +22,14 @@
 CORE=$MODDIR/drivers/infiniband/core
 ADDR=10.0.0.1
 W=$TOOLS_WORK
+# mckey: librdmacm gets MULTICAST_JOIN, but its ibv_attach_mcast() fails:
+# our ib_uverbs and rxe have no multicast attach yet (mckey then reports
+# MULTICAST_ERROR, status -1).
 # rstream-async-verify: rstream's do_poll() fails on any POLLHUP, even
 # with POLLIN beside it; when the server's shutdown lands before the
 # client's last poll (the data all there, verified by the server), the
 # client exits 16 (POLLHUP): a race of the tool, frequent under TCG.
-UCMA_KNOWN_GAPS=${UCMA_KNOWN_GAPS-rstream-async-verify}
+UCMA_KNOWN_GAPS=${UCMA_KNOWN_GAPS-mckey rstream-async-verify}
 fails=0
 gaps=0
 port=20000
@@ -155,7 +158,8 @@ pair ucmatose-migrate 180 'return status 0' 'return status 0' \
 pair udaddy 180 'return status 0' 'return status 0' \
 	-- udaddy -b $ADDR -c 2 -C 4 \
 	-- udaddy -s $ADDR -c 2 -C 4
-pair mckey 180 'return status 0' 'return status 0' \
+# mckey exits 0 even after MULTICAST_ERROR: ask for the transfers
+pair mckey 180 'data transfers complete' 'data transfers complete' \
 	-- mckey -m 239.1.2.3 -b $ADDR -C 4 \
 	-- mckey -m 239.1.2.3 -b $ADDR -C 4 -s
 
@@ -165,23 +169,23 @@ pair rdma-server-client 120 'rdma_server: end 0' 'rdma_client: end 0' \
 	-- rdma_server -s $ADDR -p $port \
 	-- rdma_client -s $ADDR -p $port
 next_port
-PAIR_LINGER=1 pair cmtime 240 '' 'connect' \
+PAIR_LINGER=1 pair cmtime 240 '' '^connect +: ' \
 	-- cmtime -b $ADDR -p $port -c 10 \
 	-- cmtime -s $ADDR -p $port -c 10
 next_port
-pair rstream-verify 240 '' '' \
+pair rstream-verify 240 '^custom +[0-9]' '^custom +[0-9]' \
 	-- rstream -b $ADDR -p $port -T v -C 50 -I 2 -S 4096 \
 	-- rstream -s $ADDR -p $port -T v -C 50 -I 2 -S 4096
 next_port
-pair rstream-async-verify 240 '' '' \
+pair rstream-async-verify 240 '^custom +[0-9]' '^custom +[0-9]' \
 	-- rstream -b $ADDR -p $port -T a -T v -C 50 -I 2 -S 1000 \
 	-- rstream -s $ADDR -p $port -T a -T v -C 50 -I 2 -S 1000
 next_port
-pair rstream-nonblock-verify 240 '' '' \
+pair rstream-nonblock-verify 240 '^custom +[0-9]' '^custom +[0-9]' \
 	-- rstream -b $ADDR -p $port -T n -T v -C 50 -I 2 -S 1000 \
 	-- rstream -s $ADDR -p $port -T n -T v -C 50 -I 2 -S 1000
 next_port
-pair riostream-verify 240 '' '' \
+pair riostream-verify 240 '^custom +[0-9]' '^custom +[0-9]' \
 	-- riostream -b $ADDR -p $port -T v -C 50 -I 2 -S 4096 \
 	-- riostream -s $ADDR -p $port -T v -C 50 -I 2 -S 4096
 
