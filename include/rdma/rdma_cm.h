@@ -55,36 +55,39 @@ struct rdma_route {
 	int num_pri_alt_paths;			/* 0 or 1 */
 };
 
+/*
+ * What rdma_connect()/rdma_accept() send and CONNECT_REQUEST/RESPONSE
+ * report.  retry_count is ignored when accepting; srq and qp_num are
+ * used when the ID has no kernel QP (rdma_ucm); qkey (UD): 0 means
+ * RDMA_UDP_QKEY.
+ */
 struct rdma_conn_param {
 	const void *private_data;
-	u8 private_data_len;
-	u8 responder_resources;
-	u8 initiator_depth;
-	u8 flow_control;
-	u8 retry_count;			/* ignored when accepting */
-	u8 rnr_retry_count;
-	/* used when the ID has no kernel QP (rdma_ucm) */
-	u8 srq;
-	u32 qp_num;
-	u32 qkey;			/* UD: 0 means RDMA_UDP_QKEY */
+	u8 private_data_len, responder_resources, initiator_depth;
+	u8 flow_control, retry_count, rnr_retry_count, srq;
+	u32 qp_num, qkey;
 };
 
+/*
+ * UD: the peer (SIDR ESTABLISHED) or the group (MULTICAST_JOIN, where
+ * private_data is the context given to rdma_join_multicast()).
+ */
 struct rdma_ud_param {
 	const void *private_data;
 	u8 private_data_len;
 	struct rdma_ah_attr ah_attr;
-	u32 qp_num;
-	u32 qkey;
+	u32 qp_num, qkey;
 };
 
+/* status: 0, a negative errno, a REJ reason (REJECTED), a SIDR status */
 struct rdma_cm_event {
 	enum rdma_cm_event_type event;
 	int status;
 	union {
-		struct rdma_conn_param conn;
-		struct rdma_ud_param ud;
+		struct rdma_conn_param conn;	/* connected IDs */
+		struct rdma_ud_param ud;	/* UD IDs, multicast */
 	} param;
-	struct rdma_ucm_ece ece;
+	struct rdma_ucm_ece ece;		/* always zero: no ECE */
 };
 
 /* qkey rdma_cm uses for UD IDs of the UDP and IPoIB port spaces */

@@ -72,6 +72,8 @@ struct rck {
 	struct sockaddr_in addr;	/* the device's IPv4 address */
 	struct rck_side a, p;
 	struct rck_qp aq, pq;
+	struct rdma_cm_id *w;		/* a wildcard listener, on side w */
+	struct rck_side ws;
 };
 
 static struct rck_side *rck_side_of(struct rdma_cm_id *id)
@@ -208,6 +210,8 @@ static int rck_init(struct kunit *test)
 	spin_lock_init(&k->a.lock);
 	init_waitqueue_head(&k->p.wq);
 	spin_lock_init(&k->p.lock);
+	init_waitqueue_head(&k->ws.wq);
+	spin_lock_init(&k->ws.lock);
 	k->dev = roce_port1_get(dev_name_param, &k->sgid_index, &k->gid, &why);
 	if (!k->dev)
 		kunit_skip(test, "%s: %s", dev_name_param, why);
@@ -234,7 +238,11 @@ static void rck_exit(struct kunit *test)
 
 	if (!k)
 		return;
-	/* the listener first: no new ID appears after it */
+	/* the listeners first: no new ID appears after them */
+	if (k->w)
+		rdma_destroy_id(k->w);
+	if (k->ws.conn && !k->ws.conn_gone)
+		rdma_destroy_id(k->ws.conn);
 	if (k->p.id && !k->p.id_gone) {
 		if (k->p.id->qp)
 			rdma_destroy_qp(k->p.id);
@@ -813,6 +821,50 @@ static void rcm_ipv6_user_qp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rck_count(&k->a, RDMA_CM_EVENT_ESTABLISHED), 0U);
 }
 
+/* a wildcard listener of @port on side ws (no device: hears no removal) */
+static void rck_listen_any(struct kunit *test, struct rck *k, u16 port)
+{
+	struct sockaddr_in any = {};
+
+	any.sin_family = AF_INET;
+	any.sin_port = htons(port);
+	k->w = rck_id(test, &k->ws, RDMA_PS_TCP, IB_QPT_RC);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(k->w, (struct sockaddr *)&any), 0);
+	KUNIT_ASSERT_EQ(test, rdma_listen(k->w, 4), 0);
+	KUNIT_EXPECT_NULL(test, k->w->device);
+}
+
+/*
+ * A wildcard listener (0.0.0.0) takes a request on any device: the new
+ * ID has the device, the address the request was sent to and the
+ * sender's; a specific listener of another port does not interfere.
+ */
+static void rcm_wildcard_listen(struct kunit *test)
+{
+	struct rck *k = (struct rck *)test->priv;
+	struct sockaddr_in *src, *dst;
+
+	rck_listen(test, k, RCK_PORT + 10, RDMA_PS_TCP, IB_QPT_RC);
+	rck_listen_any(test, k, RCK_PORT + 9);
+	rck_connect_noqp(test, k, RCK_PORT + 9);
+	RCK_ASSERT_EVENT(test, &k->ws, RDMA_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_ASSERT_NOT_NULL(test, k->ws.conn);
+	KUNIT_EXPECT_PTR_EQ(test, k->ws.conn->device, k->dev);
+	src = (struct sockaddr_in *)&k->ws.conn->route.addr.src_addr;
+	dst = (struct sockaddr_in *)&k->ws.conn->route.addr.dst_addr;
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(src->sin_addr.s_addr),
+			be32_to_cpu(k->addr.sin_addr.s_addr));
+	KUNIT_EXPECT_EQ(test, ntohs(src->sin_port), RCK_PORT + 9);
+	KUNIT_EXPECT_EQ(test, ntohs(dst->sin_port),
+			ntohs(((struct sockaddr_in *)
+			       &k->a.id->route.addr.src_addr)->sin_port));
+	KUNIT_EXPECT_EQ(test, k->p.nev, 0U);
+	rdma_lock_handler(k->ws.conn);
+	KUNIT_EXPECT_EQ(test, rdma_reject(k->ws.conn, NULL, 0, 0), 0);
+	rdma_unlock_handler(k->ws.conn);
+	RCK_ASSERT_EVENT(test, &k->a, RDMA_CM_EVENT_REJECTED);
+}
+
 /*
  * The device goes with a bound listener and a connected pair: each ID
  * hears DEVICE_REMOVAL once, its handler's non-zero return destroys it,
@@ -824,6 +876,7 @@ static void rcm_device_removal(struct kunit *test)
 	struct ib_device *dev;
 
 	rck_listen(test, k, RCK_PORT + 7, RDMA_PS_TCP, IB_QPT_RC);
+	rck_listen_any(test, k, RCK_PORT + 11);
 	rck_connect_noqp(test, k, RCK_PORT + 7);
 	RCK_ASSERT_EVENT(test, &k->p, RDMA_CM_EVENT_CONNECT_REQUEST);
 	RCK_ASSERT_EVENT(test, &k->a, RDMA_CM_EVENT_ROUTE_RESOLVED);
@@ -837,6 +890,8 @@ static void rcm_device_removal(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, k->p.conn_gone);
 	KUNIT_EXPECT_EQ(test, rck_count(&k->a, RDMA_CM_EVENT_DEVICE_REMOVAL), 1U);
 	KUNIT_EXPECT_EQ(test, rck_count(&k->p, RDMA_CM_EVENT_DEVICE_REMOVAL), 2U);
+	/* the wildcard listener had no device: it heard nothing */
+	KUNIT_EXPECT_EQ(test, k->ws.nev, 0U);
 }
 
 static struct kunit_case rcm_cases[] = {
@@ -850,6 +905,7 @@ static struct kunit_case rcm_cases[] = {
 	KUNIT_CASE(rcm_ud_sidr_send),
 	KUNIT_CASE(rcm_multicast_join),
 	KUNIT_CASE(rcm_ipv6_user_qp),
+	KUNIT_CASE(rcm_wildcard_listen),
 	KUNIT_CASE(rcm_device_removal),
 	{}
 };
