@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 480 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 250 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # rdma_ucm (Documentation/core/rdma_ucm.rst): /dev/infiniband/rdma_cm for
 # unmodified librdmacm (rdma-core v44) over our ib_cm and rdma_cm, on rxe0
 # (veth0, 10.0.0.1; server and client in this VM, RoCE loopback).
@@ -15,7 +15,7 @@
 #    the whole stack unloads.
 # UCMA_KNOWN_GAPS: labels whose failure is recorded but does not fail the
 # scenario (what rdma_cm does not support yet); UCMA_TOOLS: labels to run
-# (default all).
+# (default: one of each kind in make check, all in check-full).
 . "$REPO/tools/testing/vm/lib.sh"
 . "$REPO/tools/testing/vm/rdma-tools.sh"
 
@@ -60,6 +60,11 @@ else
 fi
 
 # ---- the tools ----
+
+# make check runs one of each kind of tool (time budget); check-full all
+CHECK_SET="rping-64-x10 rping-65535-x2 ucmatose-c4-C5 ucmatose-migrate udaddy
+rdma-server-client rstream-verify send-bw-R kill-client kill-server"
+[ -n "${UCMA_TOOLS:-}" ] || UCMA_TOOLS=$(by_tier "$(echo $CHECK_SET)" "")
 
 # wanted LABEL: LABEL is to be run
 wanted() {
