@@ -30,6 +30,9 @@ def row_info(name):
         verb = "ibv_reg_mr" if name.startswith("reg") else "ibv_dereg_mr"
         pages = " in 2 MiB pages" if "_huge_" in name else ""
         return ("ms", "lower", f"{verb} {size}{pages}, median")
+    if name.startswith("cmtime_connect_"):
+        n = name.rsplit("_", 1)[1]
+        return ("us", "lower", f"cmtime connect, {n} connections, us per connection")
     return ("?", "?", name)
 
 

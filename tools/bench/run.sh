@@ -9,7 +9,7 @@
 #
 # --flavor debug runs on the test kernel of make check instead (no build
 # needed, but the debug set distorts every number): the table and the CSV
-# say "debug".  BENCH_BW_ITERS, BENCH_LAT_ITERS, BENCH_ROW_TIMEOUT, BENCH_REG_MIB, BENCH_REG_REPS, BENCH_REG_HUGE_MIB,
+# say "debug".  BENCH_BW_ITERS, BENCH_LAT_ITERS, BENCH_ROW_TIMEOUT, BENCH_REG_MIB, BENCH_REG_REPS, BENCH_REG_HUGE_MIB, BENCH_CM_CONNS,
 # BENCH_STACKS pass through to the VM (see vm-bench.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,10 +53,10 @@ mkdir -p "$out"
 export BENCH_BW_ITERS=${BENCH_BW_ITERS:-1000} BENCH_LAT_ITERS=${BENCH_LAT_ITERS:-2000}
 export BENCH_ROW_TIMEOUT=${BENCH_ROW_TIMEOUT:-300}
 export BENCH_REG_MIB=${BENCH_REG_MIB:-1024} BENCH_REG_REPS=${BENCH_REG_REPS:-5}
-export BENCH_REG_HUGE_MIB=${BENCH_REG_HUGE_MIB:-512}
+export BENCH_REG_HUGE_MIB=${BENCH_REG_HUGE_MIB:-512} BENCH_CM_CONNS=${BENCH_CM_CONNS:-100}
 export BENCH_STACKS=${BENCH_STACKS:-upstream ours}
-cmd=$(printf 'BENCH_ROW_TIMEOUT=%q BENCH_BW_ITERS=%q BENCH_LAT_ITERS=%q BENCH_REG_MIB=%q BENCH_REG_REPS=%q BENCH_REG_HUGE_MIB=%q BENCH_STACKS=%q bash tools/bench/vm-bench.sh' \
-	"$BENCH_ROW_TIMEOUT" "$BENCH_BW_ITERS" "$BENCH_LAT_ITERS" "$BENCH_REG_MIB" "$BENCH_REG_REPS" "$BENCH_REG_HUGE_MIB" "$BENCH_STACKS")
+cmd=$(printf 'BENCH_ROW_TIMEOUT=%q BENCH_BW_ITERS=%q BENCH_LAT_ITERS=%q BENCH_REG_MIB=%q BENCH_REG_REPS=%q BENCH_REG_HUGE_MIB=%q BENCH_CM_CONNS=%q BENCH_STACKS=%q bash tools/bench/vm-bench.sh' \
+	"$BENCH_ROW_TIMEOUT" "$BENCH_BW_ITERS" "$BENCH_LAT_ITERS" "$BENCH_REG_MIB" "$BENCH_REG_REPS" "$BENCH_REG_HUGE_MIB" "$BENCH_CM_CONNS" "$BENCH_STACKS")
 # a guest that panics before the bench starts (e.g. the early timer check
 # of a heavily loaded host) is booted again, at most three times
 for boot in 1 2 3; do

@@ -7,7 +7,7 @@
 # Environment: REPO, MODDIR, OUT (from init.sh); BENCH_STACKS (default
 # "upstream ours"), BENCH_BW_ITERS (iterations of each bandwidth run, default
 # 1000), BENCH_LAT_ITERS (of each latency run, default 2000),
-# BENCH_ROW_TIMEOUT (seconds a perftest run may take, default 300), BENCH_REG_MIB / BENCH_REG_REPS (reg_mr buffer size and repetitions), BENCH_REG_HUGE_MIB (the huge-page buffer's size, default 512),
+# BENCH_ROW_TIMEOUT (seconds a perftest run may take, default 300), BENCH_REG_MIB / BENCH_REG_REPS (reg_mr buffer size and repetitions), BENCH_REG_HUGE_MIB (the huge-page buffer's size, default 512), BENCH_CM_CONNS (cmtime's connections, default 100),
 # BENCH_REG_MR (the reg_mr_bench binary).
 set -u
 # shellcheck source=/dev/null
@@ -20,6 +20,7 @@ lat_iters=${BENCH_LAT_ITERS:-2000}
 reg_mib=${BENCH_REG_MIB:-1024}
 reg_reps=${BENCH_REG_REPS:-5}
 reg_huge_mib=${BENCH_REG_HUGE_MIB:-512}
+cm_conns=${BENCH_CM_CONNS:-100}
 reg_mr=${BENCH_REG_MR:-$REPO/build/bench/verbs/reg_mr_bench}
 raw=$OUT/bench.raw
 logdir=$OUT/bench-logs
@@ -42,6 +43,35 @@ rows=(
 )
 
 record() { echo "$1 $2 $3" >>"$raw"; echo "bench: $1 $2 = $3"; }
+
+# run_cmtime STACK: connection setup through librdmacm (rdma_ucm, rdma_cm,
+# ib_cm): cmtime's "us / conn" of its connect step (REQ, REP, RTU and the
+# QP transitions of $cm_conns connections made at once)
+run_cmtime() {
+	local stack=$1 log=$logdir/$1-cmtime spid val m
+	local row=cmtime_connect_$cm_conns
+	if [ "$stack" = ours ]; then
+		for m in ib_cm rdma_cm rdma_ucm; do
+			grep -q "^$m " /proc/modules ||
+				insmod "$MODDIR/drivers/infiniband/core/$m.ko" ||
+				{ record "$stack" "$row" fail; return; }
+		done
+	fi
+	port=$((port + 1))
+	timeout -k 5 "$row_timeout" cmtime -b 10.0.0.1 -p $port -c "$cm_conns" >"$log.server" 2>&1 &
+	spid=$!
+	sleep 2
+	timeout -k 5 "$row_timeout" cmtime -s 10.0.0.1 -p $port -c "$cm_conns" >"$log.client" 2>&1
+	val=$(awk '$1 == "connect" && $2 == ":" { print $6 }' "$log.client")
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	if [ -n "$val" ] && awk -v v="$val" 'BEGIN { exit !(v + 0 > 0) }'; then
+		record "$stack" "$row" "$val"
+	else
+		record "$stack" "$row" fail
+		tail -n 5 "$log.client" | sed 's/^/  | /'
+	fi
+}
 
 # port_wait PORT PID: until PID (a perftest server) listens on TCP PORT,
 # at most 60 s (a loaded TCG guest can take seconds to get there)
@@ -143,6 +173,7 @@ for stack in $stacks; do
 		record "$stack" "dereg_mr_${reg_mib}m" fail
 		record "$stack" "reg_mr_huge_${reg_huge_mib}m" fail
 		record "$stack" "dereg_mr_huge_${reg_huge_mib}m" fail
+		record "$stack" "cmtime_connect_$cm_conns" fail
 		stack_unload
 		status=1
 		continue
@@ -154,6 +185,7 @@ for stack in $stacks; do
 	done
 	run_reg_mr "$stack"
 	run_reg_mr "$stack" huge
+	run_cmtime "$stack"
 	rdma link delete rxe0 || status=1
 	stack_unload || { echo "bench: $stack: unload failed"; status=1; }
 done
