@@ -288,7 +288,7 @@ static void cm_ev_work(struct work_struct *work)
 			break;
 		ret = 0;
 		if (!READ_ONCE(p->destroying)) {
-			st = READ_ONCE(p->state);
+			st = (enum ib_cm_state)READ_ONCE(p->state);
 			ret = p->id.cm_handler(&p->id, &ev->ev);
 			trace_cm_event(p->local_id, st, ev->ev.event, ret);
 		}
