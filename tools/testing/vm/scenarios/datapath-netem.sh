@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 520 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 320 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # scenario-timeout-full: 4000
 # The data path over a lossy, reordering, duplicating link, our stack:
 # rxe0 in ns1 and rxe1 in ns2 on a veth pair (ns_pair_up), a netem qdisc on

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 310 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 155 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # Stock data-path tools (issue 5, acceptance 1), on upstream's modules, then
 # ours, in this VM: ibv_rc/uc/ud/srq_pingpong (with --chk) over the IPv4 and
 # the IPv6 RoCE v2 GID, and perftest ib_send/write/read/atomic_bw and _lat
