@@ -34,6 +34,7 @@ for s in "$@"; do
 	echo "== scenario $name" >/dev/kmsg
 	taint_before=$(cat /proc/sys/kernel/tainted)
 	start=$(date +%s)
+	read -r _ u0 n0 s0 idle0 w0 i0 q0 _ </proc/stat
 	# a scenario whose full tier needs longer says so in a header line
 	# "# scenario-timeout-full: SECONDS"
 	t=$timeout_s
@@ -73,9 +74,14 @@ for s in "$@"; do
 		[ "$rc" = 0 ] && rc=99
 	fi
 	end=$(date +%s)
+	# busy: the share of the scenario's time the guest CPU was not idle
+	# (an idle TCG guest leaves its host core to the other VM)
+	read -r _ u1 n1 s1 idle1 w1 i1 q1 _ </proc/stat
+	b=$(( (u1 - u0) + (n1 - n0) + (s1 - s0) + (i1 - i0) + (q1 - q0) ))
+	busy=$(( 100 * b / (b + idle1 - idle0 + w1 - w0 + 1) ))
 	dmesg >"$OUT/$name.dmesg"
-	echo "$rc $((end - start)) $taint_before $(cat /proc/sys/kernel/tainted)" >"$OUT/$name.rc"
-	echo "scenario $name: rc=$rc ($((end - start)) s)"
+	echo "$rc $((end - start)) $taint_before $(cat /proc/sys/kernel/tainted) $busy" >"$OUT/$name.rc"
+	echo "scenario $name: rc=$rc ($((end - start)) s, CPU busy $busy %)"
 done
 
 # Leaks of the whole run (kmemleak_scan in lib.sh: two scans); the host

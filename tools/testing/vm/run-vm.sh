@@ -218,7 +218,7 @@ for s in "${resolved[@]}"; do
 	if [ ! -f "$out/$name.rc" ]; then
 		why="did not finish (VM died or timed out)"
 	else
-		read -r rc secs taint0 taint1 <"$out/$name.rc"
+		read -r rc secs taint0 taint1 _ <"$out/$name.rc"
 		[ -z "$timings" ] || echo "$secs $prefix$name" >>"$timings"
 		[ "$rc" = 0 ] || why="exit status $rc"
 		[ "$rc" = 124 ] && why="timed out"
