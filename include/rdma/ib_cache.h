@@ -45,9 +45,9 @@ int rdma_query_gid_netdev_name(struct ib_device *device, u32 port, int index,
  * Find @gid of @gid_type on any port (@port == 0) or on @port only.
  * Fills @entry (may be NULL) and returns 0, or -ENOENT.
  */
-int rdma_find_gid(struct ib_device *device, const union ib_gid *gid,
-		  enum ib_gid_type gid_type, u32 port,
-		  struct rdma_gid_entry *entry);
+int rdma_find_gid_entry(struct ib_device *device, const union ib_gid *gid,
+			enum ib_gid_type gid_type, u32 port,
+			struct rdma_gid_entry *entry);
 /* Size of @port's GID table (0 for a bad port). */
 u32 rdma_gid_table_len(struct ib_device *device, u32 port);
 /* "IB/RoCE v1" or "RoCE v2" (sysfs gid_attrs/types/N), "" if unknown. */

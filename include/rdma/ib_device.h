@@ -222,7 +222,7 @@ enum ib_mr_type {
 	IB_MR_TYPE_MEM_REG,		/* fast registration (IB_WR_REG_MR) */
 	IB_MR_TYPE_SG_GAPS,
 	IB_MR_TYPE_DM,
-	IB_MR_TYPE_USER,		/* ib_reg_user_mr / REG_MR */
+	IB_MR_TYPE_USER,		/* ib_reg_user_mr_udata / REG_MR */
 	IB_MR_TYPE_DMA,			/* all of memory, ib_get_dma_mr */
 	IB_MR_TYPE_INTEGRITY,
 };
@@ -485,9 +485,8 @@ void ib_unregister_driver(enum rdma_driver_id driver_id);
 int ib_device_rename(struct ib_device *device, const char *name);
 
 bool ib_device_try_get(struct ib_device *device);
-struct ib_device *ib_device_get_by_index_net(const struct net *net, u32 index);
 void ib_device_put(struct ib_device *device);
-struct ib_device *ib_device_get_by_index(u32 index);
+struct ib_device *ib_device_get_by_index(const struct net *net, u32 index);
 struct ib_device *ib_device_get_by_name(const char *name,
 					enum rdma_driver_id driver_id);
 int ib_for_each_device(int (*fn)(struct ib_device *dev, void *data), void *data);

@@ -601,9 +601,9 @@ int ib_sg_to_pages(struct ib_mr *mr, struct scatterlist *sgl, int sg_nents,
 		   unsigned int *sg_offset_p,
 		   int (*set_page)(struct ib_mr *mr, u64 addr));
 /* A user MR, as REG_MR makes it; for kernel callers holding an mm. */
-struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
-			     u64 virt_addr, int access_flags,
-			     struct ib_udata *udata);
+struct ib_mr *ib_reg_user_mr_udata(struct ib_pd *pd, u64 start, u64 length,
+				   u64 virt_addr, int access_flags,
+				   struct ib_udata *udata);
 int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata);
 static inline int ib_dereg_mr(struct ib_mr *mr)
 {
@@ -717,7 +717,7 @@ static inline int ib_post_srq_recv(struct ib_srq *srq,
 int rdma_resolve_ah_attr(struct ib_device *device, struct rdma_ah_attr *ah_attr);
 struct ib_ah *rdma_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
 			     u32 flags);
-int rdma_destroy_ah(struct ib_ah *ah, u32 flags);
+void rdma_destroy_ah(struct ib_ah *ah, u32 flags);
 
 /*
  * Used by uverbs (which allocates nothing itself): create an object for a
@@ -731,13 +731,13 @@ struct ib_cq *ib_create_cq_user(struct ib_device *device,
 				ib_comp_handler comp_handler,
 				void (*event_handler)(struct ib_event *, void *),
 				void *cq_context, struct ib_udata *udata);
-struct ib_qp *ib_create_qp_user(struct ib_pd *pd, struct ib_ucontext *uctx,
-				struct ib_qp_init_attr *attr,
-				struct ib_udata *udata);
-struct ib_srq *ib_create_srq_user(struct ib_pd *pd, struct ib_ucontext *uctx,
-				  struct ib_srq_init_attr *attr,
-				  struct ib_udata *udata);
-struct ib_ah *rdma_create_user_ah(struct ib_pd *pd, struct ib_ucontext *uctx,
+struct ib_qp *ib_create_qp_udata(struct ib_pd *pd, struct ib_ucontext *uctx,
+				 struct ib_qp_init_attr *attr,
+				 struct ib_udata *udata);
+struct ib_srq *ib_create_srq_udata(struct ib_pd *pd, struct ib_ucontext *uctx,
+				   struct ib_srq_init_attr *attr,
+				   struct ib_udata *udata);
+struct ib_ah *rdma_create_user_ah(struct ib_pd *pd,
 				  struct rdma_ah_attr *ah_attr,
 				  struct ib_udata *udata);
 int rdma_destroy_ah_user(struct ib_ah *ah, u32 flags, struct ib_udata *udata);
@@ -749,8 +749,8 @@ int ib_rereg_user_mr(struct ib_mr *mr, int flags, u64 start, u64 length,
 int ib_resize_cq_user(struct ib_cq *cq, int cqe, struct ib_udata *udata);
 int ib_modify_srq_user(struct ib_srq *srq, struct ib_srq_attr *attr,
 		       enum ib_srq_attr_mask mask, struct ib_udata *udata);
-struct ib_ucontext *ib_alloc_ucontext(struct ib_device *device,
-				      struct ib_udata *udata);
+struct ib_ucontext *ib_alloc_ucontext_udata(struct ib_device *device,
+					    struct ib_udata *udata);
 void ib_dealloc_ucontext(struct ib_ucontext *uctx);
 
 /* Allocate a driver object of the size declared in ops (core use) */

@@ -8,6 +8,10 @@
 #   build:cxx-compat    -Wc++-compat, no warning located in our files
 #   build:stock-headers Debian's linux-headers-*-amd64 (6.1), clean build
 #   build:harness       the harness's own scratch modules (self-tests)
+#   build:export-signatures  every function we export under a name upstream
+#                       declares (include/rdma, core/*.h of KDIR's source)
+#                       has upstream's return and parameter types
+#                       (tools/testing/export-signatures.py)
 #   build:upstream-overlap  no code repeated from upstream Linux (only where
 #                       ../shared/tools/upstream-overlap exists; the log says
 #                       when it is not there)
@@ -122,6 +126,13 @@ else
 	record FAIL harness
 	tail -n 20 "$top/harness.log" 2>/dev/null
 fi
+
+if out=$(python3 "$repo/tools/testing/export-signatures.py" "$repo" "$kdir" 2>&1); then
+	record PASS export-signatures
+else
+	record FAIL export-signatures
+fi
+echo "$out" | tail -n 40
 
 overlap=$repo/../shared/tools/upstream-overlap
 if [ ! -x "$overlap" ]; then

@@ -90,7 +90,8 @@ fi
 
 if want build; then
 	stage "module build checks"
-	build_cases=(build:w1 build:sparse build:cxx-compat build:stock-headers build:harness)
+	build_cases=(build:w1 build:sparse build:cxx-compat build:stock-headers build:harness
+		     build:export-signatures)
 	[ -x "$repo/../shared/tools/upstream-overlap" ] && build_cases+=(build:upstream-overlap)
 	run_stage build "${build_cases[@]}" -- \
 		"$repo/tools/testing/build-checks.sh" "$results" "$kdir" "$timings"

@@ -171,9 +171,9 @@ int rdma_query_gid_netdev_name(struct ib_device *dev, u32 port, int index,
 }
 EXPORT_SYMBOL(rdma_query_gid_netdev_name);
 
-int rdma_find_gid(struct ib_device *dev, const union ib_gid *gid,
-		  enum ib_gid_type gid_type, u32 port,
-		  struct rdma_gid_entry *entry)
+int rdma_find_gid_entry(struct ib_device *dev, const union ib_gid *gid,
+			enum ib_gid_type gid_type, u32 port,
+			struct rdma_gid_entry *entry)
 {
 	struct ib_gid_port_cache *c;
 	unsigned long flags;
@@ -196,7 +196,7 @@ int rdma_find_gid(struct ib_device *dev, const union ib_gid *gid,
 	}
 	return -ENOENT;
 }
-EXPORT_SYMBOL(rdma_find_gid);
+EXPORT_SYMBOL(rdma_find_gid_entry);
 
 const char *rdma_gid_type_str(enum ib_gid_type gid_type)
 {

@@ -20,8 +20,8 @@ static int cm_local_gid(struct cm_port *port, const u8 *gid,
 	int ret;
 
 	memcpy(g.raw, gid, sizeof(g.raw));
-	ret = rdma_find_gid(port->cm_dev->ib_dev, &g, IB_GID_TYPE_ROCE_UDP_ENCAP,
-			    port->port_num, &e);
+	ret = rdma_find_gid_entry(port->cm_dev->ib_dev, &g, IB_GID_TYPE_ROCE_UDP_ENCAP,
+				  port->port_num, &e);
 	if (ret)
 		return ret;
 	path->sgid_index = (u8)e.index;

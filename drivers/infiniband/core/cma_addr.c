@@ -127,8 +127,8 @@ static int cma_acquire_dev(struct rdma_id_private *p, const struct sockaddr *a,
 				dev_put(pdev);
 			if (!same)
 				continue;
-			if (rdma_find_gid(cd->device, &gid,
-					  IB_GID_TYPE_ROCE_UDP_ENCAP, port, &e))
+			if (rdma_find_gid_entry(cd->device, &gid,
+						IB_GID_TYPE_ROCE_UDP_ENCAP, port, &e))
 				continue;
 			ret = cma_attach_dev_locked(p, cd, port, (u8)e.index);
 			goto out;

@@ -101,9 +101,78 @@ void ib_dealloc_device(struct ib_device *dev)
 }
 EXPORT_SYMBOL(ib_dealloc_device);
 
+/*
+ * Merge @ops into the device's: a callback or object size @ops has fills
+ * the device's slot only while that slot is empty, so a driver may set
+ * common ops first and variant ops after (or the other way round); the
+ * owner, driver id and ABI version of @ops, when set, replace the
+ * device's.  Every member of struct ib_device_ops is listed here (the
+ * device KUnit suite checks that none is missing).
+ */
 void ib_set_device_ops(struct ib_device *dev, const struct ib_device_ops *ops)
 {
-	dev->ops = *ops;
+	struct ib_device_ops *d = &dev->ops;
+
+#define IB_OPS_FILL(member) do { if (!d->member) d->member = ops->member; } while (0)
+	if (ops->owner)
+		d->owner = ops->owner;
+	if (ops->driver_id != RDMA_DRIVER_UNKNOWN)
+		d->driver_id = ops->driver_id;
+	if (ops->uverbs_abi_ver)
+		d->uverbs_abi_ver = ops->uverbs_abi_ver;
+	IB_OPS_FILL(query_device);
+	IB_OPS_FILL(query_port);
+	IB_OPS_FILL(get_port_immutable);
+	IB_OPS_FILL(get_link_layer);
+	IB_OPS_FILL(get_netdev);
+	if (!d->port_stats && ops->port_stats) {
+		d->port_stats = ops->port_stats;
+		d->num_port_stats = ops->num_port_stats;
+	}
+	IB_OPS_FILL(get_hw_stats);
+	IB_OPS_FILL(dealloc_driver);
+	IB_OPS_FILL(query_pkey);
+	IB_OPS_FILL(device_group);
+	IB_OPS_FILL(alloc_ucontext);
+	IB_OPS_FILL(dealloc_ucontext);
+	IB_OPS_FILL(mmap);
+	IB_OPS_FILL(disassociate_ucontext);
+	IB_OPS_FILL(alloc_pd);
+	IB_OPS_FILL(dealloc_pd);
+	IB_OPS_FILL(get_dma_mr);
+	IB_OPS_FILL(reg_user_mr);
+	IB_OPS_FILL(rereg_user_mr);
+	IB_OPS_FILL(dereg_mr);
+	IB_OPS_FILL(alloc_mr);
+	IB_OPS_FILL(map_mr_sg);
+	IB_OPS_FILL(alloc_mw);
+	IB_OPS_FILL(dealloc_mw);
+	IB_OPS_FILL(create_cq);
+	IB_OPS_FILL(resize_cq);
+	IB_OPS_FILL(destroy_cq);
+	IB_OPS_FILL(req_notify_cq);
+	IB_OPS_FILL(poll_cq);
+	IB_OPS_FILL(create_qp);
+	IB_OPS_FILL(modify_qp);
+	IB_OPS_FILL(query_qp);
+	IB_OPS_FILL(destroy_qp);
+	IB_OPS_FILL(post_send);
+	IB_OPS_FILL(post_recv);
+	IB_OPS_FILL(create_srq);
+	IB_OPS_FILL(modify_srq);
+	IB_OPS_FILL(query_srq);
+	IB_OPS_FILL(destroy_srq);
+	IB_OPS_FILL(post_srq_recv);
+	IB_OPS_FILL(create_ah);
+	IB_OPS_FILL(destroy_ah);
+	IB_OPS_FILL(size_ib_ucontext);
+	IB_OPS_FILL(size_ib_pd);
+	IB_OPS_FILL(size_ib_mw);
+	IB_OPS_FILL(size_ib_cq);
+	IB_OPS_FILL(size_ib_qp);
+	IB_OPS_FILL(size_ib_srq);
+	IB_OPS_FILL(size_ib_ah);
+#undef IB_OPS_FILL
 }
 EXPORT_SYMBOL(ib_set_device_ops);
 
@@ -223,7 +292,12 @@ void ib_device_put(struct ib_device *dev)
 }
 EXPORT_SYMBOL(ib_device_put);
 
-struct ib_device *ib_device_get_by_index(u32 index)
+/*
+ * The registered device of @index that @net may see, with a use held
+ * (ib_device_put() it), or NULL.  @net NULL: any namespace (kernel
+ * callers and tests that own the device).
+ */
+struct ib_device *ib_device_get_by_index(const struct net *net, u32 index)
 {
 	struct ib_device *dev;
 
@@ -232,22 +306,13 @@ struct ib_device *ib_device_get_by_index(u32 index)
 	if (dev && (dev->state != IB_DEV_REGISTERED || !ib_device_try_get(dev)))
 		dev = NULL;
 	up_read(&devices_rwsem);
-	return dev;
-}
-EXPORT_SYMBOL(ib_device_get_by_index);
-
-/* As ib_device_get_by_index(), but only a device @net may see. */
-struct ib_device *ib_device_get_by_index_net(const struct net *net, u32 index)
-{
-	struct ib_device *dev = ib_device_get_by_index(index);
-
-	if (dev && !rdma_dev_access_netns(dev, net)) {
+	if (dev && net && !rdma_dev_access_netns(dev, net)) {
 		ib_device_put(dev);
 		dev = NULL;
 	}
 	return dev;
 }
-EXPORT_SYMBOL(ib_device_get_by_index_net);
+EXPORT_SYMBOL(ib_device_get_by_index);
 
 struct ib_device *ib_device_get_by_name(const char *name,
 					enum rdma_driver_id driver_id)

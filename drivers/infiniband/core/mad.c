@@ -342,8 +342,8 @@ static void mad_reply(struct mad_port *port, const struct ib_wc *wc,
 	}
 	mutex_lock(&port->lock);
 	ret = port->device ?
-	      rdma_find_gid(port->device, &dgid, IB_GID_TYPE_ROCE_UDP_ENCAP,
-			    port->port_num, &entry) : -ENODEV;
+	      rdma_find_gid_entry(port->device, &dgid, IB_GID_TYPE_ROCE_UDP_ENCAP,
+				  port->port_num, &entry) : -ENODEV;
 	mutex_unlock(&port->lock);
 	if (ret)
 		return;

@@ -218,8 +218,8 @@ static struct ib_device *request_device(const struct net *net,
 		NL_SET_ERR_MSG(extack, "device index missing");
 		return NULL;
 	}
-	dev = ib_device_get_by_index_net(net,
-			nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]));
+	dev = ib_device_get_by_index(net,
+				     nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]));
 	if (!dev)
 		NL_SET_ERR_MSG_ATTR(extack, tb[RDMA_NLDEV_ATTR_DEV_INDEX],
 				    "no such device");

@@ -122,7 +122,7 @@ static int cmd_get_context(struct uverbs_cmd_ctx *ctx)
 		goto out_unlock;
 	}
 	uverbs_init_udata(ctx, &udata);
-	ib_uctx = ib_alloc_ucontext(ctx->ib_dev, &udata);
+	ib_uctx = ib_alloc_ucontext_udata(ctx->ib_dev, &udata);
 	if (IS_ERR(ib_uctx)) {
 		ret = PTR_ERR(ib_uctx);
 		goto err_free;

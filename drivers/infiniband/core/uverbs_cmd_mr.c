@@ -51,8 +51,8 @@ int uverbs_cmd_reg_mr(struct uverbs_cmd_ctx *ctx)
 					  &c);
 	if (ret)
 		return ret;
-	mr = ib_reg_user_mr(c.pd, cmd->start, cmd->length, cmd->hca_va,
-			    (int)access, &c.udata);
+	mr = ib_reg_user_mr_udata(c.pd, cmd->start, cmd->length, cmd->hca_va,
+				  (int)access, &c.udata);
 	if (!IS_ERR(mr)) {
 		resp.mr_handle = c.uobj->handle;
 		resp.lkey = mr->lkey;

@@ -148,7 +148,7 @@ static int create_qp(struct uverbs_cmd_ctx *ctx,
 	init.sq_sig_type = cmd->sq_sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
 	init.qp_type = (enum ib_qp_type)cmd->qp_type;
 	init.create_flags = cmd->create_flags;
-	qp = ib_create_qp_user(c.pd, uctx->ib_uctx, &init, &c.udata);
+	qp = ib_create_qp_udata(c.pd, uctx->ib_uctx, &init, &c.udata);
 	/* what the QP really has: librxe sizes its checks from these */
 	resp.base.qp_handle = c.uobj->handle;
 	if (!IS_ERR(qp))

@@ -36,7 +36,7 @@ int uverbs_cmd_create_srq(struct uverbs_cmd_ctx *ctx)
 	init.attr.max_sge = cmd->max_sge;
 	init.attr.srq_limit = cmd->srq_limit;
 	init.srq_type = IB_SRQT_BASIC;
-	srq = ib_create_srq_user(c.pd, ctx->ucontext->ib_uctx, &init, &c.udata);
+	srq = ib_create_srq_udata(c.pd, ctx->ucontext->ib_uctx, &init, &c.udata);
 	/* what the SRQ really has */
 	resp.srq_handle = c.uobj->handle;
 	resp.max_wr = init.attr.max_wr;
@@ -140,8 +140,7 @@ int uverbs_cmd_create_ah(struct uverbs_cmd_ctx *ctx)
 		return ret;
 	memcpy(dest.dgid, a->grh.dgid, sizeof(dest.dgid));
 	uverbs_ah_attr_from_user(ctx->ib_dev, &ah_attr, &dest);
-	ah = rdma_create_user_ah(c.pd, ctx->ucontext->ib_uctx, &ah_attr,
-				 &c.udata);
+	ah = rdma_create_user_ah(c.pd, &ah_attr, &c.udata);
 	resp.ah_handle = c.uobj->handle;
 	return uverbs_create_end(ctx, &c, ah, &resp, sizeof(resp));
 }

@@ -13,8 +13,8 @@
 
 /* ---- user contexts ---- */
 
-struct ib_ucontext *ib_alloc_ucontext(struct ib_device *device,
-				      struct ib_udata *udata)
+struct ib_ucontext *ib_alloc_ucontext_udata(struct ib_device *device,
+					    struct ib_udata *udata)
 {
 	struct ib_ucontext *uctx;
 	int ret;
@@ -36,7 +36,7 @@ struct ib_ucontext *ib_alloc_ucontext(struct ib_device *device,
 	rdma_restrack_add(&uctx->res);
 	return uctx;
 }
-EXPORT_SYMBOL(ib_alloc_ucontext);
+EXPORT_SYMBOL(ib_alloc_ucontext_udata);
 
 void ib_dealloc_ucontext(struct ib_ucontext *uctx)
 {
@@ -234,9 +234,9 @@ struct ib_mr *ib_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 }
 EXPORT_SYMBOL(ib_alloc_mr);
 
-struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
-			     u64 virt_addr, int access_flags,
-			     struct ib_udata *udata)
+struct ib_mr *ib_reg_user_mr_udata(struct ib_pd *pd, u64 start, u64 length,
+				   u64 virt_addr, int access_flags,
+				   struct ib_udata *udata)
 {
 	struct ib_mr *mr;
 	int ret = check_mr_access(pd->device, access_flags);
@@ -259,7 +259,7 @@ struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	mr_setup(mr, pd, IB_MR_TYPE_USER, ib_res_parent_name(&pd->res));
 	return mr;
 }
-EXPORT_SYMBOL(ib_reg_user_mr);
+EXPORT_SYMBOL(ib_reg_user_mr_udata);
 
 int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata)
 {

@@ -183,8 +183,8 @@ static int roce_resolve_dmac(struct ib_device *device, struct rdma_ah_attr *ah,
 		return -ENODEV;
 	if (gid_is_v4mapped(dgid) != gid_is_v4mapped(sgid)) {
 		ret = -EINVAL;	/* IPv4 cannot talk to IPv6 */
-	} else if (!rdma_find_gid(device, dgid, IB_GID_TYPE_ROCE_UDP_ENCAP, 0,
-				  &local)) {
+	} else if (!rdma_find_gid_entry(device, dgid, IB_GID_TYPE_ROCE_UDP_ENCAP, 0,
+					&local)) {
 		/*
 		 * One of our own GIDs (loopback traffic): the MAC of its
 		 * netdev, without asking ARP/ND about an address that may
@@ -282,7 +282,7 @@ struct ib_ah *rdma_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
 }
 EXPORT_SYMBOL(rdma_create_ah);
 
-struct ib_ah *rdma_create_user_ah(struct ib_pd *pd, struct ib_ucontext *uctx,
+struct ib_ah *rdma_create_user_ah(struct ib_pd *pd,
 				  struct rdma_ah_attr *ah_attr,
 				  struct ib_udata *udata)
 {
@@ -306,8 +306,11 @@ int rdma_destroy_ah_user(struct ib_ah *ah, u32 flags, struct ib_udata *udata)
 }
 EXPORT_SYMBOL(rdma_destroy_ah_user);
 
-int rdma_destroy_ah(struct ib_ah *ah, u32 flags)
+/* A kernel AH cannot be busy: a failure here is a driver bug. */
+void rdma_destroy_ah(struct ib_ah *ah, u32 flags)
 {
-	return rdma_destroy_ah_user(ah, flags, NULL);
+	int ret = rdma_destroy_ah_user(ah, flags, NULL);
+
+	WARN_ONCE(ret, "rdma_destroy_ah: driver refused to destroy a kernel AH (%d)\n", ret);
 }
 EXPORT_SYMBOL(rdma_destroy_ah);

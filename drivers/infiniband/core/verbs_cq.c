@@ -187,13 +187,13 @@ struct ib_srq *ib_create_srq(struct ib_pd *pd,
 }
 EXPORT_SYMBOL(ib_create_srq);
 
-struct ib_srq *ib_create_srq_user(struct ib_pd *pd, struct ib_ucontext *uctx,
-				  struct ib_srq_init_attr *attr,
-				  struct ib_udata *udata)
+struct ib_srq *ib_create_srq_udata(struct ib_pd *pd, struct ib_ucontext *uctx,
+				   struct ib_srq_init_attr *attr,
+				   struct ib_udata *udata)
 {
 	return create_srq(pd, attr, NULL, udata);
 }
-EXPORT_SYMBOL(ib_create_srq_user);
+EXPORT_SYMBOL(ib_create_srq_udata);
 
 int ib_modify_srq_user(struct ib_srq *srq, struct ib_srq_attr *attr,
 		       enum ib_srq_attr_mask mask, struct ib_udata *udata)

@@ -113,13 +113,13 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 }
 EXPORT_SYMBOL(ib_create_qp_kernel);
 
-struct ib_qp *ib_create_qp_user(struct ib_pd *pd, struct ib_ucontext *uctx,
-				struct ib_qp_init_attr *attr,
-				struct ib_udata *udata)
+struct ib_qp *ib_create_qp_udata(struct ib_pd *pd, struct ib_ucontext *uctx,
+				 struct ib_qp_init_attr *attr,
+				 struct ib_udata *udata)
 {
 	return create_qp(pd, attr, NULL, udata);
 }
-EXPORT_SYMBOL(ib_create_qp_user);
+EXPORT_SYMBOL(ib_create_qp_udata);
 
 static enum ib_qp_state qp_state_get(struct ib_qp *qp)
 {

@@ -97,7 +97,7 @@ static void device_register_index_and_name(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, a->ibdev.port_data);
 	KUNIT_EXPECT_EQ(test, a->ibdev.port_data[1].immutable.gid_tbl_len, 16);
 
-	found = ib_device_get_by_index(idx_a);
+	found = ib_device_get_by_index(NULL, idx_a);
 	KUNIT_EXPECT_PTR_EQ(test, found, &a->ibdev);
 	if (found)
 		ib_device_put(found);
@@ -108,7 +108,7 @@ static void device_register_index_and_name(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ib_device_get_by_name("kmock1", RDMA_DRIVER_RXE));
 
 	mock_destroy(a);
-	KUNIT_EXPECT_NULL(test, ib_device_get_by_index(idx_a));
+	KUNIT_EXPECT_NULL(test, ib_device_get_by_index(NULL, idx_a));
 	/* the freed name is the lowest free number again */
 	a = mock_register(test, "kmock%d");
 	KUNIT_EXPECT_STREQ(test, a->ibdev.name, "kmock0");
@@ -191,7 +191,7 @@ static void device_reference_blocks_unregister(struct kunit *test)
 	struct unreg_work uw;
 	struct ib_device *ref;
 
-	ref = ib_device_get_by_index(a->ibdev.index);
+	ref = ib_device_get_by_index(NULL, a->ibdev.index);
 	KUNIT_ASSERT_PTR_EQ(test, ref, &a->ibdev);
 
 	INIT_WORK_ONSTACK(&uw.work, unreg_fn);
@@ -220,7 +220,7 @@ static void device_unregister_and_put_frees_once(struct kunit *test)
 	int calls = 0;
 
 	a->dealloc_calls = &calls;
-	ref = ib_device_get_by_index(a->ibdev.index);
+	ref = ib_device_get_by_index(NULL, a->ibdev.index);
 	KUNIT_ASSERT_NOT_NULL(test, ref);
 	ib_unregister_device_and_put(ref);	/* frees a */
 	KUNIT_EXPECT_EQ(test, calls, 1);
@@ -269,7 +269,7 @@ static int client_a_add(struct ib_device *dev)
 static int client_b_add(struct ib_device *dev)
 {
 	/* a client may look devices up from add() */
-	struct ib_device *again = ib_device_get_by_index(dev->index);
+	struct ib_device *again = ib_device_get_by_index(NULL, dev->index);
 
 	if (again)
 		ib_device_put(again);
@@ -440,6 +440,68 @@ static void device_queries(struct kunit *test)
 	mock_destroy(m);
 }
 
+/*
+ * ib_set_device_ops() merges every member: ops all set (a byte pattern,
+ * never called) into an empty device leave no 8-byte word of the
+ * device's ops zero.  A member missing from the merge shows as a zero
+ * word (padding never fills a whole word of this struct).
+ */
+static void device_ops_merge_is_complete(struct kunit *test)
+{
+	struct ib_device *dev = (struct ib_device *)kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
+	struct ib_device_ops *all = (struct ib_device_ops *)kunit_kzalloc(test, sizeof(*all),
+									  GFP_KERNEL);
+	const u64 *w;
+	size_t i;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_NOT_NULL(test, all);
+	memset(all, 0x5a, sizeof(*all));
+	ib_set_device_ops(dev, all);
+	w = (const u64 *)&dev->ops;
+	for (i = 0; i < sizeof(dev->ops) / sizeof(*w); i++)
+		KUNIT_EXPECT_NE_MSG(test, w[i], 0ull,
+				    "ib_device_ops word %zu (byte offset %zu) not merged", i,
+				    i * sizeof(*w));
+}
+
+static int other_query_port(struct ib_device *dev, u32 port, struct ib_port_attr *attr)
+{
+	return -ENODATA;
+}
+
+/* A later call adds callbacks; it never replaces one already set. */
+static void device_ops_merge_fills_only_empty(struct kunit *test)
+{
+	struct ib_device *dev = (struct ib_device *)kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
+	static const struct ib_device_ops extra = {
+		.owner = THIS_MODULE,
+		.driver_id = RDMA_DRIVER_RXE,
+		.query_device = mock_query_device,
+		.get_port_immutable = mock_port_immutable,
+		.query_port = mock_query_port,
+		.dealloc_driver = mock_dealloc,
+	};
+	static const struct ib_device_ops first = {
+		.query_port = other_query_port,
+		.size_ib_pd = 64,
+	};
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	ib_set_device_ops(dev, &first);
+	ib_set_device_ops(dev, &extra);
+	KUNIT_EXPECT_PTR_EQ(test, dev->ops.query_port, first.query_port);
+	KUNIT_EXPECT_PTR_EQ(test, dev->ops.query_device, extra.query_device);
+	KUNIT_EXPECT_PTR_EQ(test, dev->ops.dealloc_driver, extra.dealloc_driver);
+	KUNIT_EXPECT_EQ(test, dev->ops.size_ib_pd, (size_t)64);
+	KUNIT_EXPECT_EQ(test, (int)dev->ops.driver_id, (int)RDMA_DRIVER_RXE);
+	KUNIT_EXPECT_PTR_EQ(test, dev->ops.owner, extra.owner);
+	/* a set slot is kept: a NULL in a later call does not clear it */
+	ib_set_device_ops(dev, &first);
+	KUNIT_EXPECT_PTR_EQ(test, dev->ops.dealloc_driver, extra.dealloc_driver);
+	KUNIT_EXPECT_EQ(test, (int)dev->ops.driver_id, (int)RDMA_DRIVER_RXE);
+}
+
 static struct kunit_case device_cases[] = {
 	KUNIT_CASE(device_register_index_and_name),
 	KUNIT_CASE(device_name_rules),
@@ -452,6 +514,8 @@ static struct kunit_case device_cases[] = {
 	KUNIT_CASE(device_iteration),
 	KUNIT_CASE(device_event_handlers),
 	KUNIT_CASE(device_queries),
+	KUNIT_CASE(device_ops_merge_is_complete),
+	KUNIT_CASE(device_ops_merge_fills_only_empty),
 	{}
 };
 

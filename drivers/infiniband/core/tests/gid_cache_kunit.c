@@ -119,8 +119,8 @@ static void gid_cache_sizes_and_bad_args(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_gid_cache_add(d, 1, &gid,
 						 IB_GID_TYPE_ROCE_UDP_ENCAP, 1),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, rdma_find_gid(d, &gid, IB_GID_TYPE_ROCE_UDP_ENCAP,
-					    0, &e), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rdma_find_gid_entry(d, &gid, IB_GID_TYPE_ROCE_UDP_ENCAP,
+						  0, &e), -ENOENT);
 	mock_gid_destroy(m);
 }
 
@@ -165,15 +165,15 @@ static void gid_cache_add_del_default(struct kunit *test)
 			   "RoCE v2");
 
 	/* find: by GID and type, on any port or one port */
-	KUNIT_EXPECT_EQ(test, rdma_find_gid(d, &b, IB_GID_TYPE_ROCE_UDP_ENCAP,
-					    0, &e), 0);
+	KUNIT_EXPECT_EQ(test, rdma_find_gid_entry(d, &b, IB_GID_TYPE_ROCE_UDP_ENCAP,
+						  0, &e), 0);
 	KUNIT_EXPECT_EQ(test, e.index, 2u);
 	KUNIT_EXPECT_EQ(test, e.port, 1u);
-	KUNIT_EXPECT_EQ(test, rdma_find_gid(d, &b, IB_GID_TYPE_ROCE, 1, NULL), 0);
-	KUNIT_EXPECT_EQ(test, rdma_find_gid(d, &b, IB_GID_TYPE_ROCE, 2, NULL),
+	KUNIT_EXPECT_EQ(test, rdma_find_gid_entry(d, &b, IB_GID_TYPE_ROCE, 1, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rdma_find_gid_entry(d, &b, IB_GID_TYPE_ROCE, 2, NULL),
 			-ENOENT);
-	KUNIT_EXPECT_EQ(test, rdma_find_gid(d, &c, IB_GID_TYPE_ROCE_UDP_ENCAP,
-					    0, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rdma_find_gid_entry(d, &c, IB_GID_TYPE_ROCE_UDP_ENCAP,
+						  0, NULL), -ENOENT);
 
 	/* delete: the slot empties and is the first reused */
 	KUNIT_EXPECT_EQ(test, rdma_gid_cache_del(d, 1, &a,
@@ -184,8 +184,8 @@ static void gid_cache_add_del_default(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_query_gid_entry(d, 1, 1, &e), -ENODATA);
 	KUNIT_EXPECT_EQ(test, rdma_gid_cache_add(d, 1, &c,
 			IB_GID_TYPE_ROCE_UDP_ENCAP, 5), 0);
-	KUNIT_EXPECT_EQ(test, rdma_find_gid(d, &c, IB_GID_TYPE_ROCE_UDP_ENCAP,
-					    1, &e), 0);
+	KUNIT_EXPECT_EQ(test, rdma_find_gid_entry(d, &c, IB_GID_TYPE_ROCE_UDP_ENCAP,
+						  1, &e), 0);
 	KUNIT_EXPECT_EQ(test, e.index, 1u);
 
 	/* fill up: -ENOSPC once every slot from 1 is taken */

@@ -122,7 +122,7 @@ static struct net *other_net(struct kunit *test)
 /* Is @dev found by index from @net? */
 static bool visible_from(struct ib_device *dev, struct net *net)
 {
-	struct ib_device *found = ib_device_get_by_index_net(net, dev->index);
+	struct ib_device *found = ib_device_get_by_index(net, dev->index);
 
 	if (found)
 		ib_device_put(found);
@@ -195,7 +195,7 @@ static void netns_move_readds_clients(struct kunit *test)
 	index = m->ibdev.index;
 	KUNIT_EXPECT_EQ(test, adds, 1);
 
-	ref = ib_device_get_by_index(index);
+	ref = ib_device_get_by_index(NULL, index);
 	KUNIT_ASSERT_NOT_NULL(test, ref);
 	KUNIT_EXPECT_EQ(test, ib_device_move_net_put(ref, net), 0);
 	KUNIT_EXPECT_EQ(test, removes, 1);
@@ -207,14 +207,14 @@ static void netns_move_readds_clients(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, visible_from(&m->ibdev, net));
 
 	/* to where it already is: nothing happens */
-	ref = ib_device_get_by_index(index);
+	ref = ib_device_get_by_index(NULL, index);
 	KUNIT_ASSERT_NOT_NULL(test, ref);
 	KUNIT_EXPECT_EQ(test, ib_device_move_net_put(ref, net), 0);
 	KUNIT_EXPECT_EQ(test, removes, 1);
 	KUNIT_EXPECT_EQ(test, adds, 2);
 
 	/* and back */
-	ref = ib_device_get_by_index(index);
+	ref = ib_device_get_by_index(NULL, index);
 	KUNIT_ASSERT_NOT_NULL(test, ref);
 	KUNIT_EXPECT_EQ(test, ib_device_move_net_put(ref, &init_net), 0);
 	KUNIT_EXPECT_TRUE(test, visible_from(&m->ibdev, &init_net));
@@ -250,10 +250,10 @@ static void netns_move_waits_for_users(struct kunit *test)
 	struct ib_device *user;
 	struct move_work mw;
 
-	user = ib_device_get_by_index(m->ibdev.index);
+	user = ib_device_get_by_index(NULL, m->ibdev.index);
 	KUNIT_ASSERT_NOT_NULL(test, user);
 	INIT_WORK_ONSTACK(&mw.work, move_fn);
-	mw.dev = ib_device_get_by_index(m->ibdev.index);
+	mw.dev = ib_device_get_by_index(NULL, m->ibdev.index);
 	KUNIT_ASSERT_NOT_NULL(test, mw.dev);
 	mw.net = net;
 	init_completion(&mw.done);
@@ -297,7 +297,7 @@ static void netns_move_after_unregister(struct kunit *test)
 	struct unreg_work uw;
 	struct ib_device *ref;
 
-	ref = ib_device_get_by_index(m->ibdev.index);
+	ref = ib_device_get_by_index(NULL, m->ibdev.index);
 	KUNIT_ASSERT_NOT_NULL(test, ref);
 	INIT_WORK_ONSTACK(&uw.work, unreg_fn);
 	uw.dev = &m->ibdev;
