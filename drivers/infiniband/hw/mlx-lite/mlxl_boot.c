@@ -87,7 +87,7 @@ err_free:
 int mlxl_pages_reclaim_all(struct mlxl_dev *dev)
 {
 	u32 rounds = dev->npages + 1;
-	u32 n, got, i, len;
+	u32 n, got, i, len, unknown = 0;
 	int err, at;
 
 	while (dev->npages && rounds--) {
@@ -107,9 +107,12 @@ int mlxl_pages_reclaim_all(struct mlxl_dev *dev)
 			at = pages_find(dev, mlxl_get64(dev->out,
 					MLXL_MANAGE_PAGES_PAS + 8 * i));
 			if (at < 0)
-				return -EIO;	/* not a page we gave */
-			pages_drop(dev, (u32)at);
+				unknown++;	/* not a page we gave */
+			else
+				pages_drop(dev, (u32)at);
 		}
+		if (unknown)
+			return -EIO;
 	}
 	return dev->npages ? -EIO : 0;
 }
@@ -386,7 +389,9 @@ int mlxl_boot(struct mlxl_dev *dev)
 	err = mlxl_pages_satisfy(dev, MLXL_PAGES_INIT);
 	if (err)
 		goto err_unwind;
-	err = simple(dev, MLXL_OP_INIT_HCA, 0, MLXL_HDR_LEN);
+	mlxl_cmd_hdr(dev->in, MLXL_INIT_HCA_IN_LEN, MLXL_OP_INIT_HCA, 0);
+	err = mlxl_cmd_exec(dev, dev->in, MLXL_INIT_HCA_IN_LEN, dev->out,
+			    MLXL_HDR_LEN);
 	if (err)
 		goto err_unwind;
 	dev->step = MLXL_STEP_INITIALIZED;
