@@ -220,10 +220,7 @@ TEST(Phase, CapsBeforeBootPages)
 	Rig r;
 
 	ASSERT_EQ(r.enable(), 0);
-	mlxl_cmd_hdr(r.dev->in, MLXL_HDR_LEN, MLXL_OP_SET_ISSI, 0);
-	MLXL_SET(r.dev->in, MLXL_F_ISSI_CURRENT, 1);
-	ASSERT_EQ(mlxl_cmd_exec(r.dev.get(), r.dev->in, MLXL_HDR_LEN, r.dev->out,
-				MLXL_HDR_LEN), 0);
+	ASSERT_EQ(r.set_issi(), 0);
 	EXPECT_EQ(r.simple(MLXL_OP_QUERY_HCA_CAP, 1, MLXL_HCA_CAP_MSG_LEN), -EIO);
 	EXPECT_EQ(r.errs(FWSIM_E_PAGES_OWED), 1u);
 	// init pages are not the ones owed now
@@ -260,10 +257,7 @@ protected:
 	{
 		r.fw->boot_pages = 4;
 		ASSERT_EQ(r.enable(), 0);
-		mlxl_cmd_hdr(r.dev->in, MLXL_HDR_LEN, MLXL_OP_SET_ISSI, 0);
-		MLXL_SET(r.dev->in, MLXL_F_ISSI_CURRENT, 1);
-		ASSERT_EQ(mlxl_cmd_exec(r.dev.get(), r.dev->in, MLXL_HDR_LEN,
-					r.dev->out, MLXL_HDR_LEN), 0);
+		ASSERT_EQ(r.set_issi(), 0);
 		ASSERT_EQ(r.alloc(&a, 4096, 4096), 0);
 		ASSERT_EQ(r.alloc(&b, 4096, 4096), 0);
 	}
@@ -405,7 +399,7 @@ TEST(PageLeak, ReclaimRejectsUnknownPage)
 
 // ---- transport: ownership, mailbox chains, reserved fields
 class Transport : public ::testing::Test {
-protected:
+public:
 	Rig r;
 
 	void SetUp() override { ASSERT_EQ(r.enable(), 0); }
@@ -456,68 +450,64 @@ TEST_F(Transport, GoodChain)
 	EXPECT_EQ(r.fw->nr_errs, 0u);
 }
 
-TEST_F(Transport, BadBlockNumber)
+// One corruption of a posted entry or its input chain each: the delivery
+// status the entry comes back with and the refusal the model records.
+struct ChainCase {
+	const char *name;
+	uint8_t token;
+	void (*corrupt)(Transport &t);
+	unsigned int delivery;
+	fwsim_err err;
+};
+
+class TransportChain : public Transport,
+		       public ::testing::WithParamInterface<ChainCase> {};
+
+TEST_P(TransportChain, Refused)
 {
-	post_chain(0x10 + 600);
-	MLXL_SET(in_block(1), MLXL_F_MBOX_BLOCK_NUM, 2);
-	EXPECT_EQ(ring(), (unsigned int)MLXL_DLV_BAD_BLOCK);
-	EXPECT_EQ(r.errs(FWSIM_E_BLOCK_NUM), 1u);
+	const ChainCase &c = GetParam();
+
+	post_chain(0x10 + 600, c.token);
+	c.corrupt(*this);
+	EXPECT_EQ(ring(), c.delivery);
+	EXPECT_EQ(r.errs(c.err), 1u);
+	EXPECT_EQ(r.fw->nr_errs, 1u);
 }
 
-TEST_F(Transport, BlockTokenDiffers)
-{
-	post_chain(0x10 + 600);
-	MLXL_SET(in_block(1), MLXL_F_MBOX_TOKEN, 0x43);
-	EXPECT_EQ(ring(), (unsigned int)MLXL_DLV_TOKEN);
-	EXPECT_EQ(r.errs(FWSIM_E_TOKEN), 1u);
-}
+const ChainCase chain_cases[] = {
+	{ "BadBlockNumber", 0x42,
+	  [](Transport &t) { MLXL_SET(t.in_block(1), MLXL_F_MBOX_BLOCK_NUM, 2); },
+	  MLXL_DLV_BAD_BLOCK, FWSIM_E_BLOCK_NUM },
+	{ "BlockTokenDiffers", 0x42,
+	  [](Transport &t) { MLXL_SET(t.in_block(1), MLXL_F_MBOX_TOKEN, 0x43); },
+	  MLXL_DLV_TOKEN, FWSIM_E_TOKEN },
+	{ "ZeroToken", 0, [](Transport &) {}, MLXL_DLV_TOKEN, FWSIM_E_TOKEN },
+	{ "ChainTooShort", 0x42,
+	  [](Transport &t) { mlxl_set64(t.in_block(0), MLXL_MBOX_NEXT, 0); },
+	  MLXL_DLV_IN_LEN, FWSIM_E_CHAIN },
+	{ "UnalignedMailbox", 0x42,
+	  [](Transport &t) {
+		  mlxl_set64(t.in_block(0), MLXL_MBOX_NEXT,
+			     t.r.dev->in_boxes.bus + 1024 + 64);
+	  },
+	  MLXL_DLV_IN_PTR_ALIGN, FWSIM_E_MBOX_ALIGN },
+	{ "MailboxReservedBytes", 0x42,
+	  [](Transport &t) { t.in_block(0)[0x210] = 1; },
+	  MLXL_DLV_RES_FLD, FWSIM_E_MBOX_RSVD },
+	{ "ChainIntoFreedMemory", 0x42,
+	  [](Transport &t) {
+		  mlxl_set64(t.in_block(0), MLXL_MBOX_NEXT, 0x7700'0000'0000ull);
+	  },
+	  MLXL_DLV_CMD_DESC, FWSIM_E_DMA },
+	{ "WrongType", 0x42,
+	  [](Transport &t) { MLXL_SET(t.entry(), MLXL_F_CQE_TYPE, 3); },
+	  MLXL_DLV_CMD_DESC, FWSIM_E_TYPE },
+};
 
-TEST_F(Transport, ZeroToken)
-{
-	post_chain(0x10 + 600, 0);
-	EXPECT_EQ(ring(), (unsigned int)MLXL_DLV_TOKEN);
-	EXPECT_EQ(r.errs(FWSIM_E_TOKEN), 1u);
-}
-
-TEST_F(Transport, ChainTooShort)
-{
-	post_chain(0x10 + 600);
-	mlxl_set64(in_block(0), MLXL_MBOX_NEXT, 0);
-	EXPECT_EQ(ring(), (unsigned int)MLXL_DLV_IN_LEN);
-	EXPECT_EQ(r.errs(FWSIM_E_CHAIN), 1u);
-}
-
-TEST_F(Transport, UnalignedMailbox)
-{
-	post_chain(0x10 + 600);
-	mlxl_set64(in_block(0), MLXL_MBOX_NEXT, r.dev->in_boxes.bus + 1024 + 64);
-	EXPECT_EQ(ring(), (unsigned int)MLXL_DLV_IN_PTR_ALIGN);
-	EXPECT_EQ(r.errs(FWSIM_E_MBOX_ALIGN), 1u);
-}
-
-TEST_F(Transport, MailboxReservedBytes)
-{
-	post_chain(0x10 + 600);
-	in_block(0)[0x210] = 1;
-	EXPECT_EQ(ring(), (unsigned int)MLXL_DLV_RES_FLD);
-	EXPECT_EQ(r.errs(FWSIM_E_MBOX_RSVD), 1u);
-}
-
-TEST_F(Transport, ChainIntoFreedMemory)
-{
-	post_chain(0x10 + 600);
-	mlxl_set64(in_block(0), MLXL_MBOX_NEXT, 0x7700'0000'0000ull);
-	EXPECT_EQ(ring(), (unsigned int)MLXL_DLV_CMD_DESC);
-	EXPECT_EQ(r.errs(FWSIM_E_DMA), 1u);
-}
-
-TEST_F(Transport, WrongType)
-{
-	post_chain(0x10);
-	MLXL_SET(entry(), MLXL_F_CQE_TYPE, 3);
-	EXPECT_EQ(ring(), (unsigned int)MLXL_DLV_CMD_DESC);
-	EXPECT_EQ(r.errs(FWSIM_E_TYPE), 1u);
-}
+INSTANTIATE_TEST_SUITE_P(Chains, TransportChain, ::testing::ValuesIn(chain_cases),
+	[](const ::testing::TestParamInfo<ChainCase> &i) {
+		return std::string(i.param.name);
+	});
 
 TEST_F(Transport, DoorbellOnSoftwareOwnedSlot)
 {
@@ -594,10 +584,7 @@ protected:
 	{
 		r.fw->boot_pages = 0;
 		ASSERT_EQ(r.enable(), 0);
-		mlxl_cmd_hdr(r.dev->in, MLXL_HDR_LEN, MLXL_OP_SET_ISSI, 0);
-		MLXL_SET(r.dev->in, MLXL_F_ISSI_CURRENT, 1);
-		ASSERT_EQ(mlxl_cmd_exec(r.dev.get(), r.dev->in, MLXL_HDR_LEN,
-					r.dev->out, MLXL_HDR_LEN), 0);
+		ASSERT_EQ(r.set_issi(), 0);
 		ASSERT_EQ(r.simple(MLXL_OP_QUERY_HCA_CAP, 1, MLXL_HCA_CAP_MSG_LEN), 0);
 		memcpy(cur, r.dev->out + MLXL_HCA_CAP_OFF, sizeof(cur));
 	}

@@ -134,6 +134,14 @@ struct Rig {
 		return err;
 	}
 
+	int set_issi()
+	{
+		mlxl_cmd_hdr(dev->in, MLXL_HDR_LEN, MLXL_OP_SET_ISSI, 0);
+		MLXL_SET(dev->in, MLXL_F_ISSI_CURRENT, 1);
+		return mlxl_cmd_exec(dev.get(), dev->in, MLXL_HDR_LEN, dev->out,
+				     MLXL_HDR_LEN);
+	}
+
 	int simple(uint16_t opcode, uint16_t op_mod = 0, uint32_t out_len = MLXL_HDR_LEN)
 	{
 		mlxl_cmd_hdr(dev->in, MLXL_HDR_LEN, opcode, op_mod);

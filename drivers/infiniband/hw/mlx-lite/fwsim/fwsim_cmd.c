@@ -76,6 +76,10 @@ void fwsim_bcopy(void *dst, const void *src, u32 len)
 		*d++ = *s++;
 }
 
+/*
+ * The model's own big-endian accessors: it shares no code or positions with
+ * the driver's mlxl_ifc.c, so that a mistake there is not repeated here.
+ */
 static u32 be32_at(const u8 *p)
 {
 	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
