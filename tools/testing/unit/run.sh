@@ -15,7 +15,8 @@
 # Exits 0 whatever the outcome (the caller counts lines), 2 on usage errors.
 #
 # Environment: BUILD_DIR (default <repo>/build/unit), FUZZ_BUILD_DIR
-# (default <repo>/build/unit-fuzz), TMPDIR for fuzz scratch directories.
+# (default <repo>/build/unit-fuzz), TMPDIR for fuzz scratch directories,
+# FUZZ_JOBS (fuzz targets run at once; default: the number of CPUs).
 set -u
 
 usage() {
@@ -151,9 +152,11 @@ host() {
 }
 
 # ------------------------------------------------------------- fuzz (clang)
-# run_fuzzer TARGET
-run_fuzzer() {
-	local t=$1 scratch rc
+# fuzz_start TARGET: run one fuzz target in the background, in a scratch
+# directory of its own; FUZZ_DIR[TARGET] and FUZZ_PID[TARGET] say where
+declare -A FUZZ_DIR FUZZ_PID
+fuzz_start() {
+	local t=$1 scratch
 	local args=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 
 	if [ "$fuzz_seconds" -gt 0 ]; then
@@ -162,7 +165,7 @@ run_fuzzer() {
 		step "fuzz $t: seed corpus only"
 	fi
 	if ! scratch=$(mktemp -d "${TMPDIR:-/tmp}/unit-fuzz-$t.XXXXXX"); then
-		record FAIL "fuzz:$t"
+		FUZZ_DIR[$t]=
 		return
 	fi
 	mkdir "$scratch/corpus"
@@ -176,8 +179,22 @@ run_fuzzer() {
 		args+=(-runs=0)
 	fi
 	(cd "$scratch" && exec "$fuzz_build/$t" "${args[@]}" "$scratch/corpus") \
-		>"$scratch/log" 2>&1
+		>"$scratch/log" 2>&1 &
+	FUZZ_DIR[$t]=$scratch
+	FUZZ_PID[$t]=$!
+}
+
+# fuzz_finish TARGET: wait for it and record its result
+fuzz_finish() {
+	local t=$1 scratch=${FUZZ_DIR[$1]} rc
+
+	if [ -z "$scratch" ]; then
+		record FAIL "fuzz:$t"
+		return
+	fi
+	wait "${FUZZ_PID[$t]}"
 	rc=$?
+	echo "--- fuzz $t"
 	if [ "$rc" -eq 0 ]; then
 		tail -n 12 "$scratch/log"
 		rm -rf "$scratch"
@@ -210,13 +227,24 @@ fuzz() {
 		built=1
 	fi
 
+	# single-threaded targets, FUZZ_JOBS (default: the CPUs) at a time
+	local jobs=${FUZZ_JOBS:-$(nproc)} i
+	local -a running=()
 	for t in "${targets[@]}"; do
 		if [ "$built" -eq 1 ] && [ -x "$fuzz_build/$t" ]; then
-			run_fuzzer "$t"
+			if [ "${#running[@]}" -ge "$jobs" ]; then
+				fuzz_finish "${running[0]}"
+				running=("${running[@]:1}")
+			fi
+			fuzz_start "$t"
+			running+=("$t")
 		else
 			echo "run.sh: $t not built"
 			record FAIL "fuzz:$t"
 		fi
+	done
+	for i in "${running[@]}"; do
+		fuzz_finish "$i"
 	done
 }
 
