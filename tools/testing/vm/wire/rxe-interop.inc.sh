@@ -24,7 +24,8 @@
 #   aw-refused     (A ours, B upstream 6.1) A posts an ATOMIC WRITE, which
 #                  6.1 does not know: B's cell stays untouched and A's WQE
 #                  completes in error (6.1 drops the opcode: retry error)
-# then ibv_rc_pingpong -c both ways.  make check-full also adds path MTUs
+# then ibv_rc_pingpong -c both ways, then rdma_cm's tools both ways
+# (cm-interop.inc.sh).  make check-full also adds path MTUs
 # 256 and 4096 and the other stock
 # tools (pingpongs with --chk, perftest), which only prove that the tools
 # run.
@@ -80,6 +81,9 @@ TOOLS=("rc-pingpong ibv_rc_pingpong -g G4 -n 10 -c")
 	"read-bw ib_read_bw -x G4 -n 10 -F"
 	"atomic-bw ib_atomic_bw -x G4 -n 10 -F"
 )
+
+# WIRE_ONLY=cm: the rdma_cm part alone (a shortcut when working on it)
+if [ "${WIRE_ONLY:-}" = cm ]; then RUNS=(); TOOLS=(); fi
 
 wire_eth0_up "$ADDR/24" "$MAC"
 [ "${CHECK_TIER:-check}" = full ] && { ip link set eth0 mtu 9000 || die "eth0 mtu 9000"; }
@@ -150,12 +154,17 @@ for t in "${TOOLS[@]}"; do
 	done
 done
 
+# rdma_cm across the wire: cm-interop.inc.sh
+# shellcheck source=SCRIPTDIR/cm-interop.inc.sh
+. "$REPO/tools/testing/vm/wire/cm-interop.inc.sh"
+cm_interop || fails=$((fails + $?))
+
 echo
 echo "=== $SIDE ($SIDE_STACK): results (server-A: server in A)"
-cat "$ORACLE_WORK/results" "$TOOLS_WORK/results" 2>/dev/null | column -t
+cat "$ORACLE_WORK/results" "$TOOLS_WORK/results" "$CM_W/results" 2>/dev/null | column -t
 rdma statistic show link rxe0/1 2>&1 | tr -s ' ' | fold -s -w 120
 rdma link delete rxe0 || die "rdma link delete rxe0"
 stack_unload || die "unload $SIDE_STACK"
-rm -rf "$ORACLE_WORK" "$TOOLS_WORK"
+rm -rf "$ORACLE_WORK" "$TOOLS_WORK" "$CM_W"
 [ "$fails" = 0 ] || die "$fails run(s) failed in $SIDE"
 echo "$SIDE: ok"
