@@ -191,6 +191,24 @@ kmemleak_scan() {
 	cat "$f"
 }
 
+# Upstream references: a scenario that compares what users see of our
+# stack with upstream 6.1's (gid-sysfs, uverbs-discovery) runs upstream's
+# live only in make check-full (or with REFERENCE_LIVE=1); make check
+# compares with upstream's output as recorded in
+# scenarios/reference/NAME.upstream.txt.  The test kernel is pinned, so
+# the recording holds; the live run checks that it does.
+REFDIR=$REPO/tools/testing/vm/scenarios/reference
+reference_live() { [ "${CHECK_TIER:-check}" = full ] || [ -n "${REFERENCE_LIVE:-}" ]; }
+
+# reference_check NAME FILE: FILE (upstream's output, just produced live)
+# must be the recorded reference; dies with the diff when it is not (the
+# new output then replaces the file in the tree)
+reference_check() {
+	diff -u "$REFDIR/$1.upstream.txt" "$2" ||
+		die "upstream's live output differs from $REFDIR/$1.upstream.txt (diff above): record it again"
+	echo "upstream live = the recorded reference ($1.upstream.txt)"
+}
+
 # by_tier CHECK_VALUE FULL_VALUE: the value for this run's tier
 # (CHECK_TIER: "check" for make check, "full" for make check-full)
 by_tier() {

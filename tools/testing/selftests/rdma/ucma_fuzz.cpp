@@ -135,9 +135,10 @@ std::atomic<bool> violated{false};
 
 void violation(const char *fmt, const char *name, long a, long b)
 {
-	fprintf(stderr, "ucma_fuzz: VIOLATION ");
-	fprintf(stderr, fmt, name, a, b);
-	fputc('\n', stderr);
+	char what[160];
+
+	snprintf(what, sizeof(what), fmt, name, a, b);
+	fprintf(stderr, "ucma_fuzz: VIOLATION %s\n", what);	/* one line, whole */
 	violated = true;
 }
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 432 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 340 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # scenario-timeout-full: 3600
 # The data oracle over a real link (issue 12): rxe0 in ns1 and rxe1 in ns2
 # on a veth pair (MTU 9000, so path MTU 4096 is possible), rdma_oracle

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 480 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 330 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # Teardown with traffic in flight, our stack under KASAN/lockdep: rxe0
 # (born in ns1, on veth0) and rxe1 (ns2, veth1) carry RC SEND, WRITE, READ
 # and atomics in both directions: two rdma_oracle pairs (one server on
