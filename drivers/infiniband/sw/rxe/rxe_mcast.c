@@ -28,6 +28,7 @@
 #include <linux/hashtable.h>
 #include <linux/igmp.h>
 #include <linux/inetdevice.h>
+#include <linux/jhash.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>

@@ -21,7 +21,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -107,17 +109,24 @@ struct UdQp {
 		wr.num_sge = 1;
 		return ibv_post_recv(qp, &wr, &bad);
 	}
-	// completions within @ms (all of them, success or not)
-	std::vector<ibv_wc> poll(int ms)
+	// completions (success or not) within @ms, or until @want came and
+	// then @linger ms more (a duplicate would show)
+	std::vector<ibv_wc> poll(int ms, size_t want = SIZE_MAX, int linger = 100)
 	{
 		std::vector<ibv_wc> out;
 		auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
 		while (std::chrono::steady_clock::now() < end) {
 			ibv_wc wc{};
-			if (ibv_poll_cq(cq, 1, &wc) == 1)
+			if (ibv_poll_cq(cq, 1, &wc) == 1) {
 				out.push_back(wc);
-			else
+				if (out.size() == want) {
+					auto l = std::chrono::steady_clock::now() +
+						 std::chrono::milliseconds(linger);
+					end = std::min(end, l);
+				}
+			} else {
 				std::this_thread::sleep_for(std::chrono::milliseconds(2));
+			}
 		}
 		return out;
 	}
@@ -187,15 +196,15 @@ protected:
 		wr.wr.ud.remote_qpn = kMcastQpn;
 		wr.wr.ud.remote_qkey = qkey;
 		ASSERT_EQ(ibv_post_send(sender.qp, &wr, &bad), 0);
-		auto wcs = sender.poll(2000);
+		auto wcs = sender.poll(5000, 1, 0);
 		ASSERT_EQ(wcs.size(), 1u);
 		EXPECT_EQ(wcs[0].status, IBV_WC_SUCCESS);
 		EXPECT_EQ(ibv_destroy_ah(ah), 0);
 	}
 	// @q got exactly one datagram: the payload, byte for byte
-	void expect_one(UdQp &q, int ms = 2000)
+	void expect_one(UdQp &q, int ms = 5000)
 	{
-		auto wcs = q.poll(ms);
+		auto wcs = q.poll(ms, 1);
 		ASSERT_EQ(wcs.size(), 1u) << "QP " << q.qp->qp_num;
 		EXPECT_EQ(wcs[0].status, IBV_WC_SUCCESS);
 		EXPECT_EQ(wcs[0].opcode, IBV_WC_RECV);
