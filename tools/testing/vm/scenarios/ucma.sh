@@ -22,11 +22,15 @@
 CORE=$MODDIR/drivers/infiniband/core
 ADDR=10.0.0.1
 W=$TOOLS_WORK
+# mckey: ibv_attach_mcast() is served now (Documentation/rxe/multicast.rst,
+# the mcast selftest passes); listed until a VM run of this scenario has
+# shown mckey's "data transfers complete" (none finished yet: VMs timed
+# out under load).
 # rstream-async-verify: rstream's do_poll() fails on any POLLHUP, even
 # with POLLIN beside it; when the server's shutdown lands before the
 # client's last poll (the data all there, verified by the server), the
 # client exits 16 (POLLHUP): a race of the tool, frequent under TCG.
-UCMA_KNOWN_GAPS=${UCMA_KNOWN_GAPS-rstream-async-verify}
+UCMA_KNOWN_GAPS=${UCMA_KNOWN_GAPS-mckey rstream-async-verify}
 fails=0
 gaps=0
 port=20000
