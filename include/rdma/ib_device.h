@@ -35,6 +35,7 @@ struct ib_mw;
 struct ib_cq;
 struct ib_cq_init_attr;
 struct ib_qp;
+union ib_gid;
 struct ib_qp_attr;
 struct ib_qp_init_attr;
 struct ib_srq;
@@ -351,6 +352,14 @@ struct ib_device_ops {
 	int (*create_ah)(struct ib_ah *ah, struct rdma_ah_init_attr *init,
 			 struct ib_udata *udata);
 	int (*destroy_ah)(struct ib_ah *ah, u32 flags);
+
+	/*
+	 * Multicast of UD QPs: core has checked that @qp is UD and @gid a
+	 * multicast GID.  Attaching twice and detaching what is not attached
+	 * are the driver's to answer.
+	 */
+	int (*attach_mcast)(struct ib_qp *qp, union ib_gid *gid, u16 lid);
+	int (*detach_mcast)(struct ib_qp *qp, union ib_gid *gid, u16 lid);
 
 	size_t size_ib_ucontext;
 	size_t size_ib_pd;

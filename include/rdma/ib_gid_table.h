@@ -44,6 +44,12 @@ bool rdma_gid_eui64_to_mac(const u8 *gid, u8 *mac);
 /* ::ffff:a.b.c.d from an IPv4 address given as 4 bytes in network order */
 void rdma_gid_from_ipv4(const u8 *addr4, u8 *gid);
 bool rdma_gid_is_zero(const u8 *gid);
+/* ::ffff:a.b.c.d (an IPv4 address) */
+bool rdma_gid_is_v4mapped(const u8 *gid);
+/* a multicast group: IPv4 224.0.0.0/4 (v4-mapped) or IPv6 ff00::/8 */
+bool rdma_gid_is_multicast(const u8 *gid);
+/* the Ethernet address of multicast group @gid (01:00:5e:.. or 33:33:..) */
+void rdma_gid_mcast_mac(const u8 *gid, u8 *mac);
 
 /* Slot 0 := (@gid, @type, @ifindex).  -EINVAL on an empty table. */
 int rdma_gid_table_set_default(struct rdma_gid_table *t, const u8 *gid,

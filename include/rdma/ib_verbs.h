@@ -456,6 +456,8 @@ struct ib_qp {
 	spinlock_t state_lock;
 	enum ib_qp_state state;
 	struct mutex modify_mutex;	/* one modify at a time */
+	/* multicast attachments (ib_attach_mcast): no destroy while > 0 */
+	atomic_t usecnt;
 	struct rdma_restrack_entry res;
 };
 
@@ -655,6 +657,13 @@ static inline int ib_destroy_qp(struct ib_qp *qp)
 {
 	return ib_destroy_qp_user(qp, NULL);
 }
+/*
+ * Multicast of UD QPs: EOPNOTSUPP without the driver op, EINVAL for a QP
+ * that is not UD or a GID that is not multicast.  @lid is ignored on
+ * RoCE.  A QP with attachments cannot be destroyed (EBUSY).
+ */
+int ib_attach_mcast(struct ib_qp *qp, union ib_gid *gid, u16 lid);
+int ib_detach_mcast(struct ib_qp *qp, union ib_gid *gid, u16 lid);
 /* A driver moved @qp to @state by itself (ERR, SQE): trace and record it. */
 void ib_qp_state_changed(struct ib_qp *qp, enum ib_qp_state state);
 

@@ -165,6 +165,8 @@ void ib_set_device_ops(struct ib_device *dev, const struct ib_device_ops *ops)
 	IB_OPS_FILL(post_srq_recv);
 	IB_OPS_FILL(create_ah);
 	IB_OPS_FILL(destroy_ah);
+	IB_OPS_FILL(attach_mcast);
+	IB_OPS_FILL(detach_mcast);
 	IB_OPS_FILL(size_ib_ucontext);
 	IB_OPS_FILL(size_ib_pd);
 	IB_OPS_FILL(size_ib_mw);

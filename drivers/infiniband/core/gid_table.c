@@ -96,6 +96,48 @@ void rdma_gid_from_ipv4(const u8 *addr4, u8 *gid)
 }
 EXPORT_SYMBOL(rdma_gid_from_ipv4);
 
+bool rdma_gid_is_v4mapped(const u8 *gid)
+{
+	unsigned int i;
+
+	for (i = 0; i < 10; i++)
+		if (gid[i])
+			return false;
+	return gid[10] == 0xff && gid[11] == 0xff;
+}
+EXPORT_SYMBOL(rdma_gid_is_v4mapped);
+
+/* IPv4 224.0.0.0/4 inside ::ffff:0:0/96, else IPv6 ff00::/8 */
+bool rdma_gid_is_multicast(const u8 *gid)
+{
+	if (rdma_gid_is_v4mapped(gid))
+		return (gid[12] & 0xf0) == 0xe0;
+	return gid[0] == 0xff;
+}
+EXPORT_SYMBOL(rdma_gid_is_multicast);
+
+/*
+ * RFC 1112: 01:00:5e and the low 23 bits of the group; RFC 2464: 33:33
+ * and the low 32 bits of the IPv6 group.
+ */
+void rdma_gid_mcast_mac(const u8 *gid, u8 *mac)
+{
+	if (rdma_gid_is_v4mapped(gid)) {
+		mac[0] = 0x01;
+		mac[1] = 0x00;
+		mac[2] = 0x5e;
+		mac[3] = gid[13] & 0x7f;
+	} else {
+		mac[0] = 0x33;
+		mac[1] = 0x33;
+		mac[2] = gid[12];
+		mac[3] = gid[13];
+	}
+	mac[4] = gid[14];
+	mac[5] = gid[15];
+}
+EXPORT_SYMBOL(rdma_gid_mcast_mac);
+
 static bool slot_matches(const struct rdma_gid_slot *s, const u8 *gid,
 			 u8 type, u32 ifindex)
 {

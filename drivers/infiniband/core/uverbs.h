@@ -135,6 +135,9 @@ struct ib_uobject {
 	struct uverbs_comp_file *comp;	/* CQ: its channel (referenced) */
 	struct list_head comp_events;
 	u32 comp_events_reported;
+	/* QP: its multicast attachments (uverbs_cmd_mcast.c) */
+	struct mutex mcast_lock;
+	struct list_head mcasts;	/* struct uverbs_mcast, under mcast_lock */
 };
 
 /*
@@ -210,6 +213,13 @@ int uverbs_cmd_query_srq(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_destroy_srq(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_create_ah(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_destroy_ah(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_attach_mcast(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_detach_mcast(struct uverbs_cmd_ctx *ctx);
+/*
+ * The QP of @uobj is about to be destroyed by teardown (file closed,
+ * device gone): detach what user space left attached.
+ */
+void uverbs_mcast_detach_all(struct ib_uobject *uobj);
 
 /* uverbs_cmd_qp.c: a user address vector (checked port) for core */
 void uverbs_ah_attr_from_user(struct ib_device *dev, struct rdma_ah_attr *ah,

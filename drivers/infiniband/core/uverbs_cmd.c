@@ -388,6 +388,10 @@ static const struct uverbs_cmd_def legacy_cmds[] = {
 	[IB_USER_VERBS_CMD_POST_SEND] =
 		CMD(uverbs_cmd_post_send, struct ib_uverbs_post_send,
 		    sizeof(struct ib_uverbs_post_send_resp)),
+	[IB_USER_VERBS_CMD_ATTACH_MCAST] =
+		CMD(uverbs_cmd_attach_mcast, struct ib_uverbs_attach_mcast, 0),
+	[IB_USER_VERBS_CMD_DETACH_MCAST] =
+		CMD(uverbs_cmd_detach_mcast, struct ib_uverbs_detach_mcast, 0),
 	[IB_USER_VERBS_CMD_CREATE_SRQ] =
 		CMD(uverbs_cmd_create_srq, struct ib_uverbs_create_srq,
 		    sizeof(struct ib_uverbs_create_srq_resp)),

@@ -52,10 +52,13 @@ struct ib_uobject *uverbs_uobj_alloc(struct uverbs_ucontext *uctx,
 	uobj->uctx = uctx;
 	INIT_LIST_HEAD(&uobj->async_events);
 	INIT_LIST_HEAD(&uobj->comp_events);
+	mutex_init(&uobj->mcast_lock);
+	INIT_LIST_HEAD(&uobj->mcasts);
 	/* a NULL entry reserves the handle; lookups see nothing yet */
 	ret = xa_alloc(&uctx->objects, &uobj->handle, NULL, xa_limit_32b,
 		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
+		mutex_destroy(&uobj->mcast_lock);
 		kfree(uobj);
 		return (struct ib_uobject *)ERR_PTR(ret);
 	}
@@ -166,6 +169,7 @@ void uverbs_uobj_free(struct ib_uobject *uobj)
 {
 	if (uobj->comp)
 		uverbs_comp_file_put(uobj->comp);
+	mutex_destroy(&uobj->mcast_lock);
 	kfree(uobj);
 }
 
@@ -322,8 +326,14 @@ static unsigned int destroy_all_of(struct uverbs_ucontext *uctx,
 		if (uobj->type != type)
 			continue;
 		/* no command runs: nobody else holds it */
-		if (atomic_cmpxchg(&uobj->usecnt, 0, -1) != 0 ||
-		    destroy_locked(uobj)) {
+		if (atomic_cmpxchg(&uobj->usecnt, 0, -1) != 0) {
+			left++;
+			continue;
+		}
+		/* a destroy command refuses with attachments; teardown drops them */
+		if (type == UVERBS_OBJ_QP)
+			uverbs_mcast_detach_all(uobj);
+		if (destroy_locked(uobj)) {
 			left++;
 			continue;
 		}

@@ -268,6 +268,9 @@ int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata)
 	struct ib_srq *srq = qp->srq;
 	int ret;
 
+	/* multicast attachments first (ib_detach_mcast) */
+	if (atomic_read(&qp->usecnt))
+		return -EBUSY;
 	rdma_restrack_unlist(&qp->res);
 	if (qp->device->ops.destroy_qp) {
 		ret = qp->device->ops.destroy_qp(qp, udata);
@@ -287,3 +290,38 @@ int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata)
 	return 0;
 }
 EXPORT_SYMBOL(ib_destroy_qp_user);
+
+/*
+ * Multicast: UD QPs and multicast GIDs only.  The LID means nothing on
+ * RoCE, and our devices have no InfiniBand ports, so it is not checked.
+ * qp->usecnt counts the attachments the driver accepted.
+ */
+static int mcast_op(struct ib_qp *qp, union ib_gid *gid, u16 lid, bool attach)
+{
+	int (*op)(struct ib_qp *qp, union ib_gid *gid, u16 lid);
+	int ret;
+
+	op = attach ? qp->device->ops.attach_mcast : qp->device->ops.detach_mcast;
+	if (!op)
+		return -EOPNOTSUPP;
+	if (qp->qp_type != IB_QPT_UD || !rdma_gid_is_multicast(gid->raw))
+		return -EINVAL;
+	ret = op(qp, gid, lid);
+	if (!ret && attach)
+		atomic_inc(&qp->usecnt);
+	else if (!ret)
+		atomic_dec(&qp->usecnt);
+	return ret;
+}
+
+int ib_attach_mcast(struct ib_qp *qp, union ib_gid *gid, u16 lid)
+{
+	return mcast_op(qp, gid, lid, true);
+}
+EXPORT_SYMBOL(ib_attach_mcast);
+
+int ib_detach_mcast(struct ib_qp *qp, union ib_gid *gid, u16 lid)
+{
+	return mcast_op(qp, gid, lid, false);
+}
+EXPORT_SYMBOL(ib_detach_mcast);

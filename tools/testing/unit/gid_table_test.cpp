@@ -150,4 +150,36 @@ TEST(GidTableEmpty, LengthZero) {
   rdma_gid_table_clear_default(&t);
 }
 
+TEST(GidMulticast, V4MappedAndV6Groups) {
+  EXPECT_TRUE(rdma_gid_is_multicast(V4(239, 1, 2, 3).data()));
+  EXPECT_TRUE(rdma_gid_is_multicast(V4(224, 0, 0, 1).data()));
+  EXPECT_FALSE(rdma_gid_is_multicast(V4(10, 0, 0, 1).data()));
+  EXPECT_FALSE(rdma_gid_is_multicast(V4(240, 0, 0, 1).data()));
+  Gid v6{};
+  v6[0] = 0xff;
+  v6[1] = 0x0e;
+  EXPECT_TRUE(rdma_gid_is_multicast(v6.data()));
+  EXPECT_FALSE(rdma_gid_is_multicast(V6Global(1).data()));
+  // 0xff in the first byte is multicast only outside the v4-mapped range
+  Gid zero{};
+  EXPECT_FALSE(rdma_gid_is_multicast(zero.data()));
+}
+
+TEST(GidMulticast, EthernetAddress) {
+  u8 mac[6];
+  rdma_gid_mcast_mac(V4(239, 129, 2, 3).data(), mac);
+  const u8 want4[6] = {0x01, 0x00, 0x5e, 0x01, 0x02, 0x03};
+  EXPECT_EQ(0, memcmp(mac, want4, 6));
+  Gid v6{};
+  v6[0] = 0xff;
+  v6[1] = 0x12;
+  v6[12] = 0xde;
+  v6[13] = 0xad;
+  v6[14] = 0xbe;
+  v6[15] = 0xef;
+  rdma_gid_mcast_mac(v6.data(), mac);
+  const u8 want6[6] = {0x33, 0x33, 0xde, 0xad, 0xbe, 0xef};
+  EXPECT_EQ(0, memcmp(mac, want6, 6));
+}
+
 }  // namespace

@@ -331,9 +331,12 @@ static int __init rxe_module_init(void)
 		ret = -ENOMEM;
 		goto err_wq;
 	}
-	ret = rxe_net_init();
+	ret = rxe_mcast_init();
 	if (ret)
 		goto err_move_wq;
+	ret = rxe_net_init();
+	if (ret)
+		goto err_mcast;
 	ret = register_netdevice_notifier(&rxe_netdev_nb);
 	if (ret)
 		goto err_net;
@@ -342,6 +345,8 @@ static int __init rxe_module_init(void)
 
 err_net:
 	rxe_net_exit_module();
+err_mcast:
+	rxe_mcast_exit();
 err_move_wq:
 	destroy_workqueue(rxe_move_wq);
 err_wq:
@@ -374,6 +379,8 @@ static void __exit rxe_module_exit(void)
 	ib_unregister_driver(RDMA_DRIVER_RXE);
 	unregister_netdevice_notifier(&rxe_netdev_nb);
 	destroy_workqueue(rxe_move_wq);
+	/* the groups' last IP leaves, queued by the devices' teardown */
+	rxe_mcast_exit();
 	WARN_ON(!list_empty(&rxe_dev_list));
 	rxe_net_exit_module();
 	destroy_workqueue(rxe_wq);

@@ -7,6 +7,7 @@
 #ifndef _RXE_H
 #define _RXE_H
 
+#include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
@@ -81,6 +82,12 @@ struct rxe_dev {
 	/* the GSI QP (QPN 1), if created, and its pool index (0: none) */
 	struct ib_qp *gsi_qp;
 	u32 gsi_index;
+	/* multicast groups (rxe_mcast.c) */
+	struct mutex mcg_mutex;		/* attach, detach, cleanup */
+	spinlock_t mcg_lock;		/* the table; taken in softirq */
+	DECLARE_HASHTABLE(mcg_hash, 8);
+	u32 mcg_count;			/* groups */
+	u32 mcg_attached;		/* attachments, all groups */
 };
 
 static inline struct rxe_dev *to_rdev(struct ib_device *ib_dev)
@@ -110,6 +117,22 @@ void rxe_net_put(struct net *net);
 void rxe_net_local_rcv(struct sk_buff *skb);
 int rxe_net_init(void);
 void rxe_net_exit_module(void);
+
+/* rxe_mcast.c: multicast groups */
+struct rxe_qp;
+union ib_gid;
+int rxe_attach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 lid);
+int rxe_detach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 lid);
+/*
+ * The QPs attached to @mgid (at most @max), each with a reference the
+ * caller drops (rxe_elem_put); 0 for an unknown group.
+ */
+u32 rxe_mcast_get_qps(struct rxe_dev *rxe, const union ib_gid *mgid,
+		      struct rxe_qp **qps, u32 max);
+void rxe_mcast_dev_init(struct rxe_dev *rxe);
+void rxe_mcast_dev_cleanup(struct rxe_dev *rxe);
+int rxe_mcast_init(void);
+void rxe_mcast_exit(void);
 
 /* rxe_pool.c: the object indices of a device */
 void rxe_pools_init(struct rxe_dev *rxe);

@@ -4,7 +4,8 @@
  *
  * Checks, in order, each failure a silent drop with a counter: ICRC
  * (rcvd_icrc_err), header parse (rcvd_dropped); a well-formed packet
- * counts as rcvd_pkts; then destination QP, transport versus QP type,
+ * counts as rcvd_pkts; then destination QP (the multicast QPN: every QP
+ * attached to the destination group, rxe_mcast.c), transport versus QP type,
  * QP state, for RC and UC the peer's addresses, P_Key and, for UD,
  * Q_Key (rcvd_dropped).  What passes goes
  * to rxe_resp_rcv() (requests) or rxe_comp_rcv() (responses) under the
@@ -161,6 +162,47 @@ static void rxe_deliver(struct rxe_qp *qp, struct sk_buff *skb)
 		rxe_comp_rcv(qp, skb);
 }
 
+/* The destination IP address of @skb as a GID (IPv4: v4-mapped). */
+static void rxe_pkt_dgid(struct sk_buff *skb, union ib_gid *dgid)
+{
+	const struct iphdr *ip4 = ip_hdr(skb);
+
+	if (ip4->version == 4)
+		rdma_gid_from_ipv4((const u8 *)&ip4->daddr, dgid->raw);
+	else
+		memcpy(dgid->raw, &ipv6_hdr(skb)->daddr, sizeof(dgid->raw));
+}
+
+/*
+ * A UD packet to the multicast QPN: to every QP attached to its
+ * destination group that accepts it (state, P_Key, its own Q_Key), each
+ * with a clone of its own.  false: nobody took it (the caller drops it).
+ */
+static bool rxe_rcv_mcast(struct rxe_dev *rxe, struct sk_buff *skb)
+{
+	struct rxe_qp *qps[RXE_MAX_MCAST_QP_ATTACH];
+	struct sk_buff *copy;
+	union ib_gid dgid;
+	bool taken = false;
+	u32 n, i;
+
+	rxe_pkt_dgid(skb, &dgid);
+	if (!rdma_gid_is_multicast(dgid.raw))
+		return false;
+	n = rxe_mcast_get_qps(rxe, &dgid, qps, ARRAY_SIZE(qps));
+	for (i = 0; i < n; i++) {
+		if (rxe_qp_accepts(qps[i], skb)) {
+			copy = skb_clone(skb, GFP_ATOMIC);
+			if (copy) {
+				rxe_deliver(qps[i], copy);
+				taken = true;
+			}
+		}
+		rxe_elem_put(&qps[i]->elem);
+	}
+	return taken;
+}
+
 void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb)
 {
 	struct rxe_pkt *pkt = rxe_pkt(skb);
@@ -181,8 +223,12 @@ void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb)
 		goto drop_count;
 	rxe_counter_inc(rxe, RXE_CNT_RCVD_PKTS);
 
-	if (pkt->info.qpn == RXE_MCAST_QPN)
-		goto drop_count;	/* no multicast groups yet */
+	if (pkt->info.qpn == RXE_MCAST_QPN) {
+		if (!rxe_rcv_mcast(rxe, skb))
+			goto drop_count;
+		kfree_skb(skb);
+		return;
+	}
 	qp = rxe_qp_get(rxe, pkt->info.qpn);
 	if (!qp)
 		goto drop_count;

@@ -119,6 +119,7 @@ static void rxe_dealloc_driver(struct ib_device *ib_dev)
 	struct rxe_dev *rxe = to_rdev(ib_dev);
 
 	rxe_dev_list_del(rxe);
+	rxe_mcast_dev_cleanup(rxe);
 	rxe_pools_cleanup(rxe);
 	rxe_net_put(rxe->sock_net);
 	dev_put(rxe->ndev);
@@ -173,6 +174,9 @@ static const struct ib_device_ops rxe_dev_ops = {
 	.post_srq_recv = rxe_post_srq_recv,
 	.create_ah = rxe_create_ah,
 	.destroy_ah = rxe_destroy_ah,
+
+	.attach_mcast = rxe_attach_mcast,
+	.detach_mcast = rxe_detach_mcast,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rxe_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rxe_pd, ibpd),
@@ -269,4 +273,5 @@ void rxe_init_device(struct rxe_dev *rxe, struct net_device *ndev)
 	strscpy(ib_dev->node_desc, RXE_NODE_DESC, sizeof(ib_dev->node_desc));
 	rxe_init_attrs(&ib_dev->attrs, guid);
 	rxe_pools_init(rxe);
+	rxe_mcast_dev_init(rxe);
 }

@@ -22,9 +22,12 @@
 CORE=$MODDIR/drivers/infiniband/core
 ADDR=10.0.0.1
 W=$TOOLS_WORK
-# mckey: librdmacm gets MULTICAST_JOIN, but its ibv_attach_mcast() fails:
-# our ib_uverbs and rxe have no multicast attach yet (mckey then reports
-# MULTICAST_ERROR, status -1).
+# mckey: ibv_attach_mcast() is served now (Documentation/rxe/multicast.rst,
+# the mcast selftest passes), and the sender joins and completes its
+# sends, but the receiving mckey gets none of them (server rc 124 after
+# 180 s; not diagnosed yet: its join, or the Q_Key rdma_cm gives its QP,
+# are the next suspects).  A gap that costs its whole timeout: make
+# check-full only.
 # rstream-async-verify: rstream's do_poll() fails on any POLLHUP, even
 # with POLLIN beside it; when the server's shutdown lands before the
 # client's last poll (the data all there, verified by the server), the
