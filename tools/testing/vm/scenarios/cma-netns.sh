@@ -1,5 +1,6 @@
 #!/bin/bash
 # cost: 300 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# scenario-timeout-full: 1800
 # rdma_cm and network namespaces (Documentation/core/rdma_cm.rst,
 # "Network namespaces", "Resource tracking"), with unmodified librdmacm's
 # rping: rxe0 in ns1 on veth0 (10.0.0.1), rxe1 in ns2 on veth1 (10.0.0.2)
