@@ -4,6 +4,8 @@
  * device is listed per type so that "rdma res" (NLDEV RES_*_GET) can dump
  * it with its owner.  A verbs object embeds one entry; core fills it
  * (ib_core verbs.c / uverbs) around the driver's create and destroy.
+ * rdma_cm lists its IDs (RDMA_RESTRACK_CM_ID) while they are attached to
+ * a device, and a wildcard listener once per device it listens on.
  */
 #ifndef _RDMA_RESTRACK_H
 #define _RDMA_RESTRACK_H
@@ -51,9 +53,17 @@ void rdma_restrack_new(struct rdma_restrack_entry *res,
 		       enum rdma_restrack_type type);
 void rdma_restrack_set_name(struct rdma_restrack_entry *res,
 			    const char *caller);
+void rdma_restrack_parent_name(struct rdma_restrack_entry *res,
+			       const struct rdma_restrack_entry *parent);
 /* After the driver's create succeeded / before the driver's destroy. */
 void rdma_restrack_add(struct rdma_restrack_entry *res);
 void rdma_restrack_del(struct rdma_restrack_entry *res);
+/*
+ * Unlist an entry (waits for dumpers) and keep its owner: for a destroy
+ * attempt the driver may refuse (then listed again), or an object that
+ * leaves its device and may join another; rdma_restrack_del() finishes.
+ */
+void rdma_restrack_unlist(struct rdma_restrack_entry *res);
 /*
  * Number of entries of @type of @device the calling task may see: all of
  * them from the initial pid namespace, elsewhere those of tasks of the

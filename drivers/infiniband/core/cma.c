@@ -162,6 +162,8 @@ struct rdma_id_private *cma_id_alloc(struct net *net,
 	p->seq_num = get_random_u32() & 0xffffff;
 	p->qkey = RDMA_UDP_QKEY;
 	p->caller = caller;
+	p->row.id = p;
+	rdma_restrack_new(&p->row.res, RDMA_RESTRACK_CM_ID);
 	return p;
 }
 
@@ -195,6 +197,8 @@ struct rdma_cm_id *__rdma_create_kernel_id(struct net *net,
 	p = cma_id_alloc(net, event_handler, context, ps, qp_type, caller);
 	if (!p)
 		return (struct rdma_cm_id *)ERR_PTR(-ENOMEM);
+	/* NULL @caller: a user ID, owned by the calling task */
+	rdma_restrack_set_name(&p->row.res, caller);
 	return &p->id;
 }
 EXPORT_SYMBOL_GPL(__rdma_create_kernel_id);
@@ -204,13 +208,8 @@ struct rdma_cm_id *rdma_create_user_id(rdma_cm_event_handler event_handler,
 				       enum rdma_ucm_port_space ps,
 				       enum ib_qp_type qp_type)
 {
-	struct rdma_cm_id *id;
-
-	id = __rdma_create_kernel_id(current->nsproxy->net_ns, event_handler,
-				     context, ps, qp_type, NULL);
-	if (!IS_ERR(id))
-		cma_priv(id)->owner_pid = task_tgid_vnr(current);
-	return id;
+	return __rdma_create_kernel_id(current->nsproxy->net_ns, event_handler,
+				       context, ps, qp_type, NULL);
 }
 EXPORT_SYMBOL_GPL(rdma_create_user_id);
 
@@ -247,6 +246,8 @@ int cma_attach_dev_locked(struct rdma_id_private *p, struct cma_device *cd,
 	p->path.port_num = port;
 	p->path.sgid_index = sgid_index;
 	p->path.pkey = 0xffff;
+	p->row.res.device = cd->device;
+	rdma_restrack_add(&p->row.res);
 	return 0;
 }
 
@@ -268,6 +269,8 @@ void cma_detach_dev(struct rdma_id_private *p)
 {
 	struct cma_device *cd;
 
+	/* waits for a dump that reads the row */
+	rdma_restrack_unlist(&p->row.res);
 	mutex_lock(&cma_lock);
 	cd = p->cma_dev;
 	if (cd) {
@@ -305,6 +308,7 @@ void cma_destroy_now(struct rdma_id_private *p, enum rdma_cm_state prev,
 	if (p->id.qp)
 		cma_modify_qp_err(p);
 	cma_detach_dev(p);
+	rdma_restrack_del(&p->row.res);
 	cma_release_port(p);
 	cma_id_put(p);
 	wait_for_completion(&p->comp);

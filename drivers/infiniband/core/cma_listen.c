@@ -58,6 +58,14 @@ found:
 	ref->cl = cl;
 	list_add_tail(&ref->cl_node, &cl->refs);
 	list_add_tail(&ref->id_node, &p->lrefs);
+	if (!p->cma_dev) {
+		/* a bound listener's row is its own (its device's) */
+		ref->row.id = p;
+		rdma_restrack_new(&ref->row.res, RDMA_RESTRACK_CM_ID);
+		rdma_restrack_parent_name(&ref->row.res, &p->row.res);
+		ref->row.res.device = cd->device;
+		rdma_restrack_add(&ref->row.res);
+	}
 	return 0;
 err_cm:
 	ib_destroy_cm_id(cm_id);
@@ -74,6 +82,8 @@ static void cma_drop_ref_locked(struct cma_lref *ref, struct list_head *dead)
 	struct cma_cm_listener *cl = ref->cl;
 
 	lockdep_assert_held(&cma_lock);
+	/* never listed (bound listener): a no-op */
+	rdma_restrack_del(&ref->row.res);
 	list_del(&ref->cl_node);
 	list_del(&ref->id_node);
 	kfree(ref);
@@ -209,7 +219,7 @@ static struct rdma_id_private *cma_new_conn_id(struct rdma_id_private *l,
 			 qp_type, l->caller);
 	if (!p)
 		return (struct rdma_id_private *)ERR_PTR(-ENOMEM);
-	p->owner_pid = l->owner_pid;
+	rdma_restrack_parent_name(&p->row.res, &l->row.res);
 	p->passive = true;
 	p->tos = l->tos;
 	p->tos_set = l->tos_set;
@@ -226,6 +236,7 @@ static struct rdma_id_private *cma_new_conn_id(struct rdma_id_private *l,
 	ret = cma_attach_dev(p, cm_id->device, path->port_num,
 			     path->sgid_index);
 	if (ret) {
+		rdma_restrack_del(&p->row.res);
 		put_net(p->net);
 		kfree(p);
 		return (struct rdma_id_private *)ERR_PTR(ret);

@@ -17,6 +17,7 @@
 #include <linux/workqueue.h>
 #include <linux/list.h>
 #include <rdma/rdma_cm.h>
+#include <rdma/restrack.h>
 #include <rdma/cma_wire.h>
 
 struct cma_device {
@@ -38,11 +39,24 @@ struct cma_cm_listener {
 	struct list_head refs;		/* struct cma_lref */
 };
 
+struct rdma_id_private;
+
+/*
+ * A row of "rdma res show cm_id" (RDMA_RESTRACK_CM_ID, read by
+ * nldev_res.c): an ID attached to a device, or a wildcard listener on one
+ * device it listens on.  Listed only while @id is alive.
+ */
+struct cma_res {
+	struct rdma_restrack_entry res;
+	struct rdma_id_private *id;
+};
+
 /* A listening ID's use of one ib_cm listener. */
 struct cma_lref {
 	struct list_head id_node;	/* in rdma_id_private.lrefs */
 	struct list_head cl_node;	/* in cma_cm_listener.refs */
 	struct cma_cm_listener *cl;
+	struct cma_res row;		/* listed for a wildcard listener */
 };
 
 struct cma_bind_list;
@@ -102,7 +116,7 @@ struct rdma_id_private {
 	struct list_head mc_list;	/* struct cma_mc, under handler_mutex */
 
 	const char *caller;		/* kernel owner */
-	pid_t owner_pid;		/* rdma_create_user_id(): the task */
+	struct cma_res row;		/* restrack: listed while attached */
 };
 
 static inline struct rdma_id_private *cma_priv(struct rdma_cm_id *id)

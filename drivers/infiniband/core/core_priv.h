@@ -100,11 +100,6 @@ struct rdma_restrack_entry *rdma_restrack_get_byid(struct ib_device *device,
 						   enum rdma_restrack_type type,
 						   u32 id);
 
-/*
- * Unlist an entry for a destroy attempt (waits for dumpers) and list it
- * again when the driver refused; rdma_restrack_del() finishes it.
- */
-void rdma_restrack_unlist(struct rdma_restrack_entry *res);
 
 /*
  * verbs*.c: a core-allocated driver object, never smaller than the ib_

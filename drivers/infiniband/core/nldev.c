@@ -878,7 +878,9 @@ static const struct rdma_nl_cmd nldev_cmds[RDMA_NLDEV_NUM_OPS] = {
 	[RDMA_NLDEV_CMD_RES_QP_GET] = {
 		.doit = nldev_res_obj_doit, .dump = nldev_res_obj_dump,
 	},
-	[RDMA_NLDEV_CMD_RES_CM_ID_GET] = { .dump = nldev_res_obj_dump },
+	[RDMA_NLDEV_CMD_RES_CM_ID_GET] = {
+		.doit = nldev_res_obj_doit, .dump = nldev_res_obj_dump,
+	},
 	[RDMA_NLDEV_CMD_RES_CQ_GET] = {
 		.doit = nldev_res_obj_doit, .dump = nldev_res_obj_dump,
 	},

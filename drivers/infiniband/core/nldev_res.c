@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * NLDEV per-object resource dumps: "rdma res show qp|cq|mr|pd|ctx|srq".
+ * NLDEV per-object resource dumps: "rdma res show qp|cq|mr|pd|ctx|srq|cm_id".
  * One table row per kind says which restrack type it lists, under which
  * nest attributes and with which fill function; the dump walks the
  * device's restrack table from where the previous message stopped,
@@ -16,6 +16,7 @@
 #include <uapi/rdma/rdma_netlink.h>
 #include <rdma/ib_verbs.h>
 #include "core_priv.h"
+#include "cma_priv.h"
 
 
 struct res_req {
@@ -191,6 +192,41 @@ static int fill_srq(struct sk_buff *msg, struct rdma_restrack_entry *res,
 	return fill_owner(msg, res);
 }
 
+/*
+ * An rdma_cm ID (rdma_cm.ko lists it, and unlists it before it is freed;
+ * its fields are read unlocked, as a snapshot).
+ */
+static int fill_cm_id(struct sk_buff *msg, struct rdma_restrack_entry *res,
+		      const struct res_req *req)
+{
+	const struct rdma_id_private *p = container_of(res, struct cma_res, res)->id;
+	const struct rdma_addr *a = &p->id.route.addr;
+	u32 port = READ_ONCE(p->id.port_num);
+	u32 qpn = READ_ONCE(p->qp_num);
+
+	if (req->port && req->port != port)
+		return -EAGAIN;
+	if (port && nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, port))
+		return -EMSGSIZE;
+	if (qpn && (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_LQPN, qpn) ||
+		    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_TYPE, (u8)p->id.qp_type)))
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_PS, (u32)p->id.ps) ||
+	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_STATE, (u8)READ_ONCE(p->state)))
+		return -EMSGSIZE;
+	if (a->src_addr.ss_family &&
+	    nla_put(msg, RDMA_NLDEV_ATTR_RES_SRC_ADDR, sizeof(a->src_addr),
+		    &a->src_addr))
+		return -EMSGSIZE;
+	if (a->dst_addr.ss_family &&
+	    nla_put(msg, RDMA_NLDEV_ATTR_RES_DST_ADDR, sizeof(a->dst_addr),
+		    &a->dst_addr))
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_CM_IDN, res->id))
+		return -EMSGSIZE;
+	return fill_owner(msg, res);
+}
+
 struct res_kind {
 	u32 cmd;
 	enum rdma_restrack_type type;
@@ -214,6 +250,9 @@ static const struct res_kind res_kinds[] = {
 	  RDMA_NLDEV_ATTR_RES_CTX_ENTRY, RDMA_NLDEV_ATTR_RES_CTXN, fill_ctx },
 	{ RDMA_NLDEV_CMD_RES_SRQ_GET, RDMA_RESTRACK_SRQ, RDMA_NLDEV_ATTR_RES_SRQ,
 	  RDMA_NLDEV_ATTR_RES_SRQ_ENTRY, RDMA_NLDEV_ATTR_RES_SRQN, fill_srq },
+	{ RDMA_NLDEV_CMD_RES_CM_ID_GET, RDMA_RESTRACK_CM_ID,
+	  RDMA_NLDEV_ATTR_RES_CM_ID, RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY,
+	  RDMA_NLDEV_ATTR_RES_CM_IDN, fill_cm_id },
 };
 
 static const struct res_kind *kind_of(const struct nlmsghdr *nlh)
@@ -302,9 +341,8 @@ int nldev_res_obj_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!dev)
 		return -EINVAL;
 	if (!kind) {
-		/* a kind we do not track (CM IDs): nothing to list */
 		ib_device_put(dev);
-		return 0;
+		return -EOPNOTSUPP;
 	}
 	ret = req_init(&req, tb, dev, netlink_capable(cb->skb, CAP_NET_ADMIN),
 		       cb->extack);

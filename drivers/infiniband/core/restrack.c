@@ -91,6 +91,27 @@ void rdma_restrack_set_name(struct rdma_restrack_entry *res,
 }
 EXPORT_SYMBOL(rdma_restrack_set_name);
 
+/*
+ * @res is owned by whoever owns @parent: an object made on behalf of
+ * another one (rdma_cm's new ID of a listener runs in a work item, not
+ * in the listening task).
+ */
+void rdma_restrack_parent_name(struct rdma_restrack_entry *res,
+			       const struct rdma_restrack_entry *parent)
+{
+	if (res->task) {
+		put_task_struct(res->task);
+		res->task = NULL;
+	}
+	res->user = parent->user;
+	res->kern_name = parent->kern_name;
+	if (parent->task) {
+		get_task_struct(parent->task);
+		res->task = parent->task;
+	}
+}
+EXPORT_SYMBOL(rdma_restrack_parent_name);
+
 void rdma_restrack_add(struct rdma_restrack_entry *res)
 {
 	struct ib_device *dev;
@@ -145,6 +166,7 @@ void rdma_restrack_unlist(struct rdma_restrack_entry *res)
 	rdma_restrack_put(res);
 	wait_for_completion(&res->comp);
 }
+EXPORT_SYMBOL(rdma_restrack_unlist);
 
 /*
  * Unlist the entry and wait for dumpers still holding it.  Also the undo

@@ -219,12 +219,13 @@ by_tier() {
 # 10.0.0.1/24 and fd00::1/64 in ns1, veth1 10.0.0.2/24 and fd00::2/64 in
 # ns2, MTU default 1500), rxe0 born in ns1 on veth0 and rxe1 in ns2 on
 # veth1 (our stack: each device's RoCE socket lives in its namespace, so
-# their packets cross the veth and its qdiscs).  Needs netns mode shared.
+# their packets cross the veth and its qdiscs).
 # Sets NS_G4 and NS_G6 (the IPv4 and IPv6 RoCE v2 GID index, the same on
-# both devices).  Undo with ns_pair_down.
+# both devices).  Undo with ns_pair_down.  NS_PAIR_MODE=exclusive: the
+# same in exclusive mode (each namespace sees only its own device).
 ns_pair_up() {
-	local mtu=${1:-1500} ns
-	rdma_netns_mode shared || die "rdma netns mode shared"
+	local mtu=${1:-1500} ns mode=${NS_PAIR_MODE:-shared}
+	rdma_netns_mode "$mode" || die "rdma netns mode $mode"
 	# an earlier scenario killed at its timeout leaves its namespaces
 	for ns in ns1 ns2; do
 		ip netns del "$ns" 2>/dev/null && echo "ns_pair_up: removed a stale $ns"
