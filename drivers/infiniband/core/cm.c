@@ -264,6 +264,7 @@ static void cm_queue_event(struct cm_id_priv *p, struct cm_event_work *ev)
 	spin_unlock_irq(&p->ev_lock);
 	/* each queued run of the work holds a reference */
 	cm_id_get(p);
+	p->ev_queued = true;
 	if (!queue_work(cm.wq, &p->ev_work))
 		cm_id_put(p);
 }
@@ -483,10 +484,13 @@ static void cm_destroy(struct cm_id_priv *p, int err, bool from_handler)
 {
 	struct cm_event_work *ev, *tmp;
 	LIST_HEAD(drop);
+	bool queued;
 	int t;
 
 	mutex_lock(&p->mutex);
 	WRITE_ONCE(p->destroying, true);
+	/* no event is queued from here on */
+	queued = p->ev_queued;
 	cm_step(p, err == -ENOMEM ? IB_CM_IN_DESTROY_NO_REJ : IB_CM_IN_DESTROY,
 		NULL, NULL, NULL);
 	cm_cancel_armed(p);
@@ -508,7 +512,12 @@ static void cm_destroy(struct cm_id_priv *p, int err, bool from_handler)
 		cm_id_put(p);
 		return;
 	}
-	if (cancel_work_sync(&p->ev_work))
+	/*
+	 * An ID that never had an event never runs its handler: destroying
+	 * it under a lock that handlers take (rdma_cm's handler mutex, when
+	 * a connect or listen fails) waits for nothing.
+	 */
+	if (queued && cancel_work_sync(&p->ev_work))
 		cm_id_put(p);
 	spin_lock_irq(&p->ev_lock);
 	list_splice_init(&p->ev_list, &drop);

@@ -88,6 +88,7 @@ struct cm_id_priv {
 	struct mutex mutex;
 	enum ib_cm_state state;
 	bool destroying;
+	bool ev_queued;			/* ev_work was ever queued */
 
 	/* tables (under cm.lock) */
 	u32 xa_index;			/* local comm ID ^ cm.id_mask */

@@ -39,6 +39,7 @@ struct cmk_side {
 	u32 nconn;
 	int req_ret;			/* the handler's answer to a REQ */
 	wait_queue_head_t wq;
+	struct mutex hmutex;		/* taken by its handler, as rdma_cm's */
 	spinlock_t lock;
 	u32 nev;
 	enum ib_cm_event_type ev[CMK_MAX_EV];
@@ -77,6 +78,9 @@ static int cmk_handler(struct ib_cm_id *cm_id, const struct ib_cm_event *e)
 	struct cmk_side *s = (struct cmk_side *)cm_id->context;
 	unsigned long flags;
 
+	/* what a consumer's handler lock looks like to lockdep */
+	mutex_lock(&s->hmutex);
+	mutex_unlock(&s->hmutex);
 	spin_lock_irqsave(&s->lock, flags);
 	if (s->nev < CMK_MAX_EV)
 		s->ev[s->nev] = e->event;
@@ -161,6 +165,7 @@ static void cmk_side_init(struct kunit *test, struct cmk *k,
 	struct ib_cm_id *id;
 
 	init_waitqueue_head(&s->wq);
+	mutex_init(&s->hmutex);
 	spin_lock_init(&s->lock);
 	id = ib_create_cm_id(k->dev, cmk_handler, s);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(id), "ib_create_cm_id: %ld",
@@ -427,6 +432,37 @@ static void cm_reject_no_listener(struct kunit *test)
 	/* a second listener on a taken service ID is refused */
 	KUNIT_EXPECT_EQ(test, ib_cm_listen(a->id, cpu_to_be64(CMK_SID + 4)),
 			-EBUSY);
+}
+
+/*
+ * A consumer may destroy an ID that never had an event while it holds
+ * the lock its handler takes (rdma_cm does when a connect or a listen
+ * fails): no event work of that ID can be waited for.  The REJ first
+ * teaches lockdep "event work, then handler lock"; the reverse order
+ * would be reported (a kernel report fails the run).  A listen refused
+ * for a taken service ID under the lock is the other such path.
+ */
+static void cm_destroy_unused_under_handler_lock(struct kunit *test)
+{
+	struct cmk *k = (struct cmk *)test->priv;
+	struct cmk_side *a = &k->active;
+	struct ib_cm_id *id;
+	int ret;
+
+	cmk_listen_req(test, k, CMK_SID + 20, CMK_SID + 21, 20, 3);
+	cmk_expect_rej(test, a, IB_CM_REJ_INVALID_SERVICE_ID);
+
+	mutex_lock(&a->hmutex);
+	id = ib_create_cm_id(k->dev, cmk_handler, a);
+	if (IS_ERR(id)) {
+		mutex_unlock(&a->hmutex);
+		KUNIT_FAIL(test, "ib_create_cm_id: %ld", PTR_ERR(id));
+		return;
+	}
+	ret = ib_cm_listen(id, cpu_to_be64(CMK_SID + 20));
+	ib_destroy_cm_id(id);
+	mutex_unlock(&a->hmutex);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
 }
 
 /*
@@ -721,6 +757,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE(cm_reject_by_consumer),
 	KUNIT_CASE(cm_reject_by_handler_error),
 	KUNIT_CASE(cm_reject_no_listener),
+	KUNIT_CASE(cm_destroy_unused_under_handler_lock),
 	KUNIT_CASE(cm_req_timeout),
 	KUNIT_CASE(cm_init_qp_attr),
 	KUNIT_CASE(cm_destroy_established),
