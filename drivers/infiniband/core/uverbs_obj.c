@@ -314,60 +314,78 @@ int uverbs_destroy_counted(struct uverbs_cmd_ctx *ctx,
 	return 0;
 }
 
-/* Destroy every object of @type; returns how many are left. */
-static unsigned int destroy_all_of(struct uverbs_ucontext *uctx,
-				   enum uverbs_obj_type type)
+/* the first object teardown could not destroy, for the report */
+struct teardown_left {
+	unsigned int count;
+	enum uverbs_obj_type type;
+	u32 handle;
+	int err;
+	int usecnt;	/* > 0: commands held it; 0: its destroy failed */
+};
+
+static void teardown_note(struct teardown_left *left, struct ib_uobject *uobj,
+			  int err)
+{
+	if (!left->count++) {
+		left->type = uobj->type;
+		left->handle = uobj->handle;
+		left->err = err;
+		left->usecnt = atomic_read(&uobj->usecnt);
+	}
+}
+
+/* Destroy every object of @type; what is left is counted in @left. */
+static void destroy_all_of(struct uverbs_ucontext *uctx,
+			   enum uverbs_obj_type type,
+			   struct teardown_left *left)
 {
 	struct ib_uobject *uobj;
 	unsigned long index;
-	unsigned int left = 0;
+	int ret;
 
 	xa_for_each(&uctx->objects, index, uobj) {
 		if (uobj->type != type)
 			continue;
 		/* no command runs: nobody else holds it */
 		if (atomic_cmpxchg(&uobj->usecnt, 0, -1) != 0) {
-			left++;
+			teardown_note(left, uobj, -EBUSY);
 			continue;
 		}
 		/* a destroy command refuses with attachments; teardown drops them */
 		if (type == UVERBS_OBJ_QP)
 			uverbs_mcast_detach_all(uobj);
-		if (destroy_locked(uobj)) {
-			left++;
+		ret = destroy_locked(uobj);
+		if (ret) {
+			teardown_note(left, uobj, ret);
 			continue;
 		}
 		uverbs_uobj_free(uobj);
 	}
-	return left;
 }
 
-/*
- * Destroy everything of @uctx and the driver's context.  Runs with no
- * command in flight on the file: from release(), or from remove() with
- * disassoc_rwsem held for writing.  The async file stays for the caller.
- */
 void uverbs_ucontext_teardown(struct uverbs_ucontext *uctx, bool disassociate)
 {
 	struct ib_ucontext *ib_uctx = uctx->ib_uctx;
-	unsigned int pass, i, left = 0;
+	struct teardown_left left = {};
+	unsigned int pass, i;
 
 	if (!ib_uctx)
 		return;
 	/* a second pass catches an object a driver still held busy */
 	for (pass = 0; pass < 2; pass++) {
-		left = 0;
+		memset(&left, 0, sizeof(left));
 		for (i = 0; i < ARRAY_SIZE(teardown_order); i++)
-			left += destroy_all_of(uctx, teardown_order[i]);
-		if (!left)
+			destroy_all_of(uctx, teardown_order[i], &left);
+		if (!left.count)
 			break;
 	}
 	uverbs_comp_files_detach(uctx);
 	uctx->ib_uctx = NULL;
-	if (left) {
+	if (left.count) {
 		/* a driver bug: leak the context rather than free it in use */
-		pr_err("ib_uverbs: %s: %u objects could not be destroyed\n",
-		       dev_name_ib(ib_uctx->device), left);
+		pr_err("ib_uverbs: %s: %u objects could not be destroyed (the first: type %d handle %u: %d, usecnt %d)\n",
+		       dev_name_ib(ib_uctx->device), left.count, left.type,
+		       left.handle, left.err, left.usecnt);
 		return;
 	}
 	if (disassociate && ib_uctx->device->ops.disassociate_ucontext)

@@ -6,9 +6,13 @@
  *
  * Limits are the ones the device advertises: RXE_MAX_MCAST_GRP groups,
  * RXE_MAX_MCAST_QP_ATTACH QPs in one group, RXE_MAX_TOT_MCAST_QP_ATTACH
- * attachments in all; past them attach fails with ENOMEM.  Attaching a QP
- * that is in the group already answers 0, detaching one that is not (or
- * from an unknown group) EINVAL.
+ * attachments in all; past them attach fails with ENOMEM.  Each attach that
+ * answers 0 is undone by one detach (ib_core counts them in qp->usecnt):
+ * attaching a QP that is in the group already answers 0 and counts (the
+ * LID means nothing on RoCE, so uverbs' attachments (MGID, LID 1) and
+ * (MGID, LID 2) are two counts of one membership); the QP leaves the group
+ * at the last detach.  Detaching a QP that is not in the group (or from an
+ * unknown group) answers EINVAL.
  *
  * Locking: mcg_mutex serialises attach, detach and cleanup (process
  * context); mcg_lock (bh) covers the table itself, so that the receive
@@ -52,6 +56,7 @@ struct rxe_mcg {
 	u8 mac[ETH_ALEN];
 	u32 nr_qps;
 	struct rxe_qp *qps[RXE_MAX_MCAST_QP_ATTACH];
+	u32 attached[RXE_MAX_MCAST_QP_ATTACH];	/* attaches of qps[i] */
 	struct rxe_mcg_ip *leave;	/* allocated with the group */
 };
 
@@ -181,12 +186,16 @@ int rxe_attach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 lid)
 	struct rxe_dev *rxe = to_rdev(ibqp->device);
 	struct rxe_qp *qp = to_rqp(ibqp);
 	struct rxe_mcg *mcg;
-	int ret = 0;
+	int i, ret = 0;
 
 	mutex_lock(&rxe->mcg_mutex);
 	mcg = rxe_mcg_find(rxe, mgid);
-	if (mcg && rxe_mcg_index(mcg, qp) >= 0)
+	i = mcg ? rxe_mcg_index(mcg, qp) : -1;
+	if (i >= 0) {
+		/* bounded: uverbs keeps one attachment per (MGID, u16 LID) */
+		mcg->attached[i]++;
 		goto out;
+	}
 	if ((mcg && mcg->nr_qps >= RXE_MAX_MCAST_QP_ATTACH) ||
 	    rxe->mcg_attached >= RXE_MAX_TOT_MCAST_QP_ATTACH) {
 		ret = -ENOMEM;
@@ -200,6 +209,7 @@ int rxe_attach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 lid)
 		}
 	}
 	spin_lock_bh(&rxe->mcg_lock);
+	mcg->attached[mcg->nr_qps] = 1;
 	mcg->qps[mcg->nr_qps++] = qp;
 	rxe->mcg_attached++;
 	spin_unlock_bh(&rxe->mcg_lock);
@@ -223,8 +233,12 @@ int rxe_detach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 lid)
 		ret = -EINVAL;
 		goto out;
 	}
+	if (--mcg->attached[i])
+		goto out;
 	spin_lock_bh(&rxe->mcg_lock);
-	mcg->qps[i] = mcg->qps[--mcg->nr_qps];
+	mcg->nr_qps--;
+	mcg->qps[i] = mcg->qps[mcg->nr_qps];
+	mcg->attached[i] = mcg->attached[mcg->nr_qps];
 	rxe->mcg_attached--;
 	if (!mcg->nr_qps) {
 		hash_del(&mcg->node);

@@ -8,7 +8,8 @@
 // Several UD QPs attached to one IPv4 group each receive one datagram
 // sent to it, byte for byte; a detached QP or one with another Q_Key gets
 // nothing; RC QPs and unicast GIDs are refused (EINVAL); attaching twice
-// is accepted once, detaching twice is EINVAL; a QP with attachments
+// is accepted once, detaching twice is EINVAL; one group under two LIDs
+// is two attachments of one membership; a QP with attachments
 // cannot be destroyed (EBUSY); a process that dies with attachments
 // leaves no group on the netdev; malformed raw commands get their errno.
 #include "verbs_common.h"
@@ -290,6 +291,30 @@ TEST_F(Mcast, AttachTwiceDetachTwice)
 	EXPECT_TRUE(wait_mac(group_mac(mg), false));
 	send_to(mg);
 	EXPECT_TRUE(q.poll(300).empty());
+	q.destroy();	// no attachment left: destroy works
+}
+
+// The LID means nothing on RoCE, but (MGID, LID) is what uverbs attaches:
+// two LIDs are two attachments, each undone by its own detach, and the QP
+// stays in the group (receives) until the last one.  A driver that counted
+// one would refuse the second detach and leave the QP undestroyable.
+TEST_F(Mcast, TwoLidsTwoAttachments)
+{
+	const ibv_gid mg = group(1, 8);
+	UdQp q;
+	ASSERT_TRUE(q.make(ctx, pd, gid, sgid, kQkey));
+	ASSERT_EQ(q.post_recv(), 0);
+	ASSERT_EQ(ibv_attach_mcast(q.qp, &mg, 1), 0);
+	ASSERT_EQ(ibv_attach_mcast(q.qp, &mg, 2), 0);
+	ASSERT_EQ(ibv_detach_mcast(q.qp, &mg, 1), 0);
+	EXPECT_EQ(ibv_detach_mcast(q.qp, &mg, 1), EINVAL);
+	EXPECT_EQ(ibv_destroy_qp(q.qp), EBUSY) << "LID 2 is still attached";
+	ASSERT_TRUE(wait_mac(group_mac(mg), true));
+	std::this_thread::sleep_for(std::chrono::milliseconds(200));
+	send_to(mg);
+	expect_one(q);
+	EXPECT_EQ(ibv_detach_mcast(q.qp, &mg, 2), 0);
+	EXPECT_TRUE(wait_mac(group_mac(mg), false));
 	q.destroy();	// no attachment left: destroy works
 }
 
