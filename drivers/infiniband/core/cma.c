@@ -159,6 +159,7 @@ struct rdma_id_private *cma_id_alloc(struct net *net,
 	INIT_DELAYED_WORK(&p->addr_work, cma_addr_work);
 	INIT_WORK(&p->route_work, cma_route_work);
 	INIT_WORK(&p->destroy_work, cma_destroy_work);
+	cma_addr_change_init(p);
 	p->seq_num = get_random_u32() & 0xffffff;
 	p->qkey = RDMA_UDP_QKEY;
 	p->caller = caller;
@@ -308,6 +309,8 @@ void cma_destroy_now(struct rdma_id_private *p, enum rdma_cm_state prev,
 	if (p->id.qp)
 		cma_modify_qp_err(p);
 	cma_detach_dev(p);
+	/* off the device list: no new ADDR_CHANGE is queued */
+	cma_addr_change_cancel(p);
 	rdma_restrack_del(&p->row.res);
 	cma_release_port(p);
 	cma_id_put(p);
@@ -527,7 +530,12 @@ static int __init cma_init(void)
 	ret = ib_register_client(&cma_client);
 	if (ret)
 		goto err_wq;
+	ret = cma_netdev_register();
+	if (ret)
+		goto err_client;
 	return 0;
+err_client:
+	ib_unregister_client(&cma_client);
 err_wq:
 	destroy_workqueue(cma_wq);
 	return ret;
@@ -535,6 +543,7 @@ err_wq:
 
 static void __exit cma_cleanup(void)
 {
+	cma_netdev_unregister();
 	ib_unregister_client(&cma_client);
 	destroy_workqueue(cma_wq);
 }

@@ -95,6 +95,7 @@ struct rdma_id_private {
 	unsigned long addr_deadline;	/* jiffies */
 	struct work_struct route_work;
 	struct work_struct destroy_work;	/* a handler asked for it */
+	struct work_struct addr_change_work;	/* cma_netdev.c; holds a ref */
 	enum rdma_cm_state destroy_prev;
 
 	/* options */
@@ -202,5 +203,11 @@ int cma_init_kernel_qp(struct rdma_id_private *p);
 
 /* cma_mcast.c */
 void cma_leave_all_mc(struct rdma_id_private *p);
+
+/* cma_netdev.c: ADDR_CHANGE when the bound netdev's MAC changes */
+void cma_addr_change_init(struct rdma_id_private *p);
+void cma_addr_change_cancel(struct rdma_id_private *p);
+int cma_netdev_register(void);
+void cma_netdev_unregister(void);
 
 #endif /* _RDMA_CMA_PRIV_H */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 250 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 270 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # rdma_ucm (Documentation/core/rdma_ucm.rst): /dev/infiniband/rdma_cm for
 # unmodified librdmacm (rdma-core v44) over our ib_cm and rdma_cm, on rxe0
 # (veth0, 10.0.0.1; server and client in this VM, RoCE loopback).
@@ -11,6 +11,9 @@
 #    verifies), perftest -R;
 #  - a client and then a server SIGKILLed mid-connection leave no CM ID,
 #    no user QP and no open rdma_cm file behind;
+#  - cm_events: a full backlog (the second request dropped unanswered,
+#    resent, accepted once the first is read) and ADDR_CHANGE on a MAC
+#    change of veth0;
 #  - rmmod rdma_ucm is refused while a process has the device open, then
 #    the whole stack unloads.
 # UCMA_KNOWN_GAPS: labels whose failure is recorded but does not fail the
@@ -32,7 +35,11 @@ W=$TOOLS_WORK
 # with POLLIN beside it; when the server's shutdown lands before the
 # client's last poll (the data all there, verified by the server), the
 # client exits 16 (POLLHUP): a race of the tool, frequent under TCG.
-UCMA_KNOWN_GAPS=${UCMA_KNOWN_GAPS-mckey rstream-async-verify}
+# addr-change-disconnect: after the MAC of veth0 went away and back, the
+# client's rdma_disconnect() answers 0 but no side sees DISCONNECTED within
+# 10 s (the DREQ gets no answer; not diagnosed yet: the GID table's resync
+# on NETDEV_CHANGEADDR is the first suspect).  make check-full only.
+UCMA_KNOWN_GAPS=${UCMA_KNOWN_GAPS-mckey rstream-async-verify addr-change-disconnect}
 fails=0
 gaps=0
 port=20000
@@ -66,7 +73,8 @@ fi
 
 # make check runs one of each kind of tool (time budget); check-full all
 CHECK_SET="rping-64-x10 rping-65535-x2 ucmatose-c4-C5 ucmatose-migrate udaddy
-rdma-server-client rstream-verify send-bw-R kill-client kill-server"
+rdma-server-client rstream-verify send-bw-R kill-client kill-server backlog
+addr-change"
 [ -n "${UCMA_TOOLS:-}" ] || UCMA_TOOLS=$(by_tier "$(echo $CHECK_SET)" "")
 
 # wanted LABEL: LABEL is to be run
@@ -263,6 +271,21 @@ kill_mid() {
 }
 kill_mid kill-client client
 kill_mid kill-server server
+
+# ---- events that take a setup (cm_events.cpp says what each checks):
+# a full backlog drops the second request unanswered until the first is
+# read; a MAC change of veth0 is ADDR_CHANGE for every ID on it ----
+for ev in backlog addr-change addr-change-disconnect; do
+	wanted "$ev" || continue
+	next_port
+	extra=
+	[ "$ev" = backlog ] || extra=veth0
+	# shellcheck disable=SC2086
+	timeout -k 5 120 "$REPO/build/selftests/cm_events" $ev $ADDR $port $extra >"$W/$ev.out" 2>&1
+	rc=$?
+	sed 's/^/    /' "$W/$ev.out"
+	verdict "$ev" "$rc"
+done
 
 # ---- unload ----
 exec 9</dev/infiniband/rdma_cm
