@@ -209,6 +209,20 @@ reference_check() {
 	echo "upstream live = the recorded reference ($1.upstream.txt)"
 }
 
+# rmmod_wait MODULE SECONDS: rmmod MODULE, once a second until it goes (a
+# destroyed CM ID may still finish its exchange); says how long it was busy.
+rmmod_wait() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		if rmmod "$1" 2>/dev/null; then
+			[ "$i" = 0 ] || echo "$1 was busy for $i s"
+			return 0
+		fi
+		sleep 1
+	done
+	return 1
+}
+
 # by_tier CHECK_VALUE FULL_VALUE: the value for this run's tier
 # (CHECK_TIER: "check" for make check, "full" for make check-full)
 by_tier() {

@@ -61,6 +61,7 @@ klass classes[C_NCLASS] = {
 	{ "ipopt", 2 },		/* IPv4 options, odd TOS/TTL/ID/DF */
 	{ "badicrc", 4 },	/* any of the above with a wrong ICRC */
 	{ "martian", 1 },	/* sources the IP layer may refuse */
+	{ "cm", 0 },		/* CM MADs to QP1 (wire_fuzz_cm.cpp): with --cm-src only */
 };
 
 outcome fuzzer::judge(const packet &p, const std::vector<uint8_t> &l4) const
@@ -407,6 +408,11 @@ void usage(FILE *f)
 		"  --classes LIST      only these classes (default all)\n"
 		"  --only N            make the whole sequence, send only packet N (with -v:\n"
 		"                      find it in the dump)\n"
+		"  --cm-src ADDR       class cm: CM MADs from ADDR (also give it to --udp); the\n"
+		"                      replies are read on ADDR:4791 (no rxe may own it)\n"
+		"  --cm-sid LIST       class cm: the service IDs listened on (rdma_cm: TCP\n"
+		"                      0x1060000|port, UDP 0x1110000|port)\n"
+		"  With --classes cm no --target is needed.\n"
 		"  -v                  print every packet (class, socket, source, bytes)\n");
 }
 
@@ -417,7 +423,7 @@ using namespace wire_fuzz;
 int main(int argc, char **argv)
 {
 	enum { O_DST = 256, O_TARGET, O_RIGHT, O_UDP, O_POOL, O_BADRK, O_SEED, O_PACKETS, O_SECONDS,
-	       O_PPS, O_CLASSES, O_ONLY };
+	       O_PPS, O_CLASSES, O_ONLY, O_CM_SRC, O_CM_SID };
 	static const option opts[] = {
 		{ "dst", required_argument, nullptr, O_DST },
 		{ "target", required_argument, nullptr, O_TARGET },
@@ -431,6 +437,8 @@ int main(int argc, char **argv)
 		{ "pps", required_argument, nullptr, O_PPS },
 		{ "classes", required_argument, nullptr, O_CLASSES },
 		{ "only", required_argument, nullptr, O_ONLY },
+		{ "cm-src", required_argument, nullptr, O_CM_SRC },
+		{ "cm-sid", required_argument, nullptr, O_CM_SID },
 		{ "help", no_argument, nullptr, 'h' },
 		{ nullptr, 0, nullptr, 0 },
 	};
@@ -492,6 +500,18 @@ int main(int argc, char **argv)
 		case O_ONLY:
 			ok = parse_num(optarg, &c.only);
 			break;
+		case O_CM_SRC:
+			ok = parse_addr(optarg, &c.cm_src);
+			classes[C_CM].weight = 20;
+			break;
+		case O_CM_SID:
+			ok = each_item(optarg, [&](const std::string &s) {
+				if (!parse_num(s, &v))
+					return false;
+				c.cm_sids.push_back(v);
+				return true;
+			});
+			break;
 		case O_CLASSES:
 			c.enabled.assign(C_NCLASS, false);
 			ok = each_item(optarg, [&](const std::string &s) {
@@ -519,7 +539,13 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc || !c.dst || c.targets.empty()) {
+	bool cm_only = true;
+
+	for (int k = 0; k < C_NCLASS; k++)
+		if (c.enabled[k] && k != C_CM)
+			cm_only = false;
+	if (optind != argc || !c.dst || (c.targets.empty() && !cm_only) ||
+	    (cm_only && !c.cm_src)) {
 		usage(stderr);
 		return 2;
 	}
@@ -571,5 +597,15 @@ int main(int argc, char **argv)
 		       t.sentinel ? "sentinel (wrong sources only)" : "exposed");
 	}
 	fflush(stdout);
-	return f.run();
+	if (c.cm_src && f.cm_open())
+		return 1;
+	int ret = f.run();
+
+	if (c.cm_src) {
+		/* the last replies: retransmissions are seconds apart, one is enough */
+		usleep(1000000);
+		f.cm_poll();
+		f.cm_report();
+	}
+	return ret;
 }

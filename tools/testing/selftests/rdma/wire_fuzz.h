@@ -62,7 +62,7 @@ struct klass {
 enum class_id {
 	C_LEGIT, C_WRONGSRC, C_PSN, C_RKEY, C_BOUNDS, C_READ, C_ATOMIC, C_OPCODE, C_TRUNC,
 	C_PAD, C_QKEY, C_PKEY, C_GSI, C_NOQP, C_POOL, C_RESP, C_BIGPAY, C_MSG, C_HDRBITS,
-	C_IPOPT, C_BADICRC, C_MARTIAN, C_NCLASS,
+	C_IPOPT, C_BADICRC, C_MARTIAN, C_CM, C_NCLASS,
 };
 
 extern klass classes[C_NCLASS];
@@ -81,6 +81,9 @@ struct config {
 	uint64_t only = UINT64_MAX;		/* send only this packet number */
 	unsigned pps = 0;
 	bool verbose = false;
+	/* class cm (wire_fuzz_cm.cpp): only with --cm-src */
+	in_addr_t cm_src = 0;			/* CM MADs come from here (UDP 4791) */
+	std::vector<uint64_t> cm_sids;		/* service IDs listened on */
 	std::vector<bool> enabled = std::vector<bool>(C_NCLASS, true);
 };
 
@@ -90,10 +93,23 @@ struct udp_sock {
 	uint16_t port;	/* network order */
 };
 
+/* a connection the CM fuzzer opened: our comm ID, the target's once known */
+struct cm_conn {
+	uint32_t ours = 0, theirs = 0;
+	uint64_t tid = 0;
+	uint64_t sid = 0;
+	std::vector<uint8_t> req;	/* the REQ's MAD, for duplicates */
+};
+
 struct fuzzer {
 	config cfg;
 	rng r;
 	int raw_fd = -1;
+	/* class cm: replies arrive on cm_fd (cm_src:4791), counted by attribute */
+	int cm_fd = -1;
+	std::vector<cm_conn> cm_conns;
+	uint64_t cm_sent[0x20] = {}, cm_rcvd[0x20] = {};
+	uint64_t cm_rcvd_other = 0, cm_legit = 0;
 	std::vector<udp_sock> udps;
 	/* what the receiver must count at least (icrc: at least and at most) */
 	uint64_t exp_icrc = 0, exp_icrc_max = 0, exp_drop = 0, exp_pkts = 0;
@@ -347,6 +363,15 @@ struct fuzzer {
 
 	void gen(std::vector<packet> &out, class_id c);
 	void gen_resp(std::vector<packet> &out, const target &t, in_addr_t src);
+	/* class cm (wire_fuzz_cm.cpp) */
+	int cm_open();
+	void gen_cm(std::vector<packet> &out);
+	void cm_poll();
+	void cm_report() const;
+	packet cm_packet(uint16_t attr, uint64_t tid, const std::vector<uint8_t> &body);
+	std::vector<uint8_t> cm_req_body(uint32_t comm_id, uint64_t sid);
+	std::vector<uint8_t> cm_sidr_body(uint32_t req_id, uint64_t sid);
+	void cm_mutate(std::vector<uint8_t> &mad);
 	void gen_msg(std::vector<packet> &out, const target &t, in_addr_t src);
 
 	outcome judge(const packet &p, const std::vector<uint8_t> &l4) const;

@@ -128,6 +128,10 @@ void fuzzer::gen_msg(std::vector<packet> &out, const target &t, in_addr_t src)
 
 void fuzzer::gen(std::vector<packet> &out, class_id c)
 {
+	if (c == C_CM) {	/* no target: QP1 */
+		gen_cm(out);
+		return;
+	}
 	const target &t = pick();
 	packet p;
 

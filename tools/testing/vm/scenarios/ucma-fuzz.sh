@@ -39,13 +39,8 @@ rmdir $CG/ucmafuzz 2>/dev/null
 # every ID went with its file: rdma_ucm and rdma_cm unload (bounded: a
 # destroyed ID may still wait for its CM exchange to time out)
 for m in rdma_ucm rdma_cm; do
-	for ((i = 0; i < 60; i++)); do
-		rmmod "$m" 2>/dev/null && break
-		sleep 1
-	done
-	[ "$i" -lt 60 ] ||
+	rmmod_wait "$m" 60 ||
 		die "$m still in use 60 s after the fuzzer ended (refcnt $(cat /sys/module/$m/refcnt)) (replay: UCMA_FUZZ_SEED=$seed)"
-	[ "$i" = 0 ] || echo "ucma-fuzz: $m was busy for $i s"
 done
 rxe0_down
 trap - EXIT
