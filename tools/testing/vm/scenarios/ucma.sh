@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 270 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 420 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # rdma_ucm (Documentation/core/rdma_ucm.rst): /dev/infiniband/rdma_cm for
 # unmodified librdmacm (rdma-core v44) over our ib_cm and rdma_cm, on rxe0
 # (veth0, 10.0.0.1; server and client in this VM, RoCE loopback).
