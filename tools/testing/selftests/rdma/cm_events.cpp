@@ -20,9 +20,10 @@
 // the listener; NETDEV's MAC is changed ("ip link set NETDEV address"):
 // the client's ID, the server's and the listener each get
 // RDMA_CM_EVENT_ADDR_CHANGE once; setting the MAC back (the one the IDs
-// remember) brings none.  addr-change-disconnect then disconnects: both
-// sides must see DISCONNECTED (a known gap today: the client's DREQ after
-// the flap gets no answer; Documentation/core/rdma_cm.rst).
+// remember) brings none.  addr-change-disconnect then disconnects over
+// the same connection: the client's DREQ reaches the server's ID
+// (DISCONNECTED), whose own rdma_disconnect answers with the DREP that is
+// the client's DISCONNECTED.
 //
 // Exit 0 when all of that held; the first broken expectation is printed.
 #include <arpa/inet.h>
@@ -304,10 +305,15 @@ int addr_change(const char *netdev, bool disconnect)
 		printf("cm_events: addr-change: ok\n");
 		return 0;	// the IDs go with the process
 	}
+	// the client's DREQ is DISCONNECTED for the server's ID; the DREP
+	// goes back when that side disconnects too, which is the client's
+	// DISCONNECTED (without it the client waits for its DREQ to time out)
 	if (rdma_disconnect(c.id))
 		fail("rdma_disconnect after the MAC flap");
-	expect(c.ch, RDMA_CM_EVENT_DISCONNECTED, 10000, "client");
 	expect(s.ch, RDMA_CM_EVENT_DISCONNECTED, 10000, "server's ID");
+	if (rdma_disconnect(r.id))
+		fail("the server's rdma_disconnect after the DREQ");
+	expect(c.ch, RDMA_CM_EVENT_DISCONNECTED, 10000, "client");
 	client_free(c);
 	server_free(s, { r.id });
 	printf("cm_events: addr-change: ok\n");
