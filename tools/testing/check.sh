@@ -104,7 +104,7 @@ if want host; then
 		host_cases+=("fuzz:$(basename "$f" .cpp)")
 	done
 	run_stage host "${host_cases[@]}" -- \
-		"$repo/tools/testing/unit/run.sh" "$results" --fuzz-seconds "${FUZZ_SECONDS:-$([ "$tier" = full ] && echo 60 || echo 10)}"
+		"$repo/tools/testing/unit/run.sh" "$results" --fuzz-seconds "${FUZZ_SECONDS:-$([ "$tier" = full ] && echo 60 || echo 5)}"
 	# census: at least one case per TEST/TEST_F/TEST_P in the sources
 	declared=$(cat "$repo"/tools/testing/unit/*_test.cpp | grep -cE '^TEST(_F|_P)?\(')
 	ran=$(grep -cE '^(PASS|FAIL) host:' "$results")

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 90 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 86 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # The IB connection manager ib_cm (Documentation/core/cm.rst) on rxe0:
 # the KUnit suite ib_cm connects, rejects, times out and disconnects CM
 # IDs of port 1 with each other (every CM MAD goes out of QP1 to the

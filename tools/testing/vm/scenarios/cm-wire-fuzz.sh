@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 70 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 96 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # scenario-timeout-full: 1800
 # CM MADs from the wire (issue 15, malformed input; Documentation/security.rst):
 # wire_fuzz --classes cm, in namespace cmfz on veth1 (10.0.0.3, no RDMA

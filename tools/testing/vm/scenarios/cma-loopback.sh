@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 90 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 79 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # The RDMA connection manager rdma_cm (Documentation/core/rdma_cm.rst) on
 # rxe0: the KUnit suite rdma_cm resolves, binds, listens, connects,
 # accepts, rejects and disconnects rdma_cm IDs addressed to 10.0.0.1

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 200 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it; estimated: 369 s measured with 3 VMs on 2 cores including the CM-loss part, now check-full only)
+# cost: 226 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # scenario-timeout-full: 1800
 # rdma_cm and network namespaces (Documentation/core/rdma_cm.rst,
 # "Network namespaces", "Resource tracking"), with unmodified librdmacm's

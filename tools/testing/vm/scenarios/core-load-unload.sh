@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 47 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 22 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # ib_core loads and unloads cleanly, twice, and exports the QP state API;
 # ib_cm on top of it, twice, with no device (and ib_core refuses to go
 # while ib_cm is loaded).

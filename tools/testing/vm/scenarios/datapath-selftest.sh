@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 86 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 104 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # Data path (issue 5, acceptance 2): the datapath selftest (every opcode,
 # sizes 0..1 MiB, SGE lists, inline, immediate, invalidate, MW binds,
 # atomics, RC/UC/UD, SRQ, RNR retry, error completions, flush) on rxe0,

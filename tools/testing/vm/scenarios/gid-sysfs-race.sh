@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 104 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 79 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # Our /sys/class/infiniband/<dev> under change: a renamed device keeps its
 # directory (ports and GID files included) under the new name; deleting
 # the netdev, or the device, while readers loop over the GID and port

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 105 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 87 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # The GID cache and /sys/class/infiniband: an rxe device on a veth with a
 # fixed MAC shows the same files, the same values and the same GID table
 # (through address changes) with our stack as with upstream's (upstream's

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 53 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 51 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # Load every KUnit module we built; results are KTAP in the kernel log,
 # which the host parses into one result per case and checks against the
 # suites the sources declare (all modules but the netns one, which the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 60 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 45 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # The MAD layer's kernel part (Documentation/core/mad.rst, "Kernel API"):
 # ib_core gives rxe0 a GSI QP (QPN 1, RTS) as soon as the device exists;
 # the KUnit suite ib_core_mad sends MADs from port 1 to its own IPv4 GID

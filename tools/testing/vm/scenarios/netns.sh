@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 223 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 202 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # RDMA devices and network namespaces (Documentation/core/netns.rst).
 # Shared mode: a soft-RoCE device created inside a namespace is born there
 # (its RoCE socket too) and every namespace sees it.  Exclusive mode: each

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 67 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 63 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # RDMA netlink with no device: iproute2's rdma gets the same answers from
 # our ib_core as from upstream's; bad requests are refused with errors.
 . "$REPO/tools/testing/vm/lib.sh"

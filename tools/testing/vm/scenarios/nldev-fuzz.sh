@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 90 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 68 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # Random and malformed RDMA netlink requests (NL_FUZZ_COUNT, default 10,000
 # in make check, 50,000 in check-full) against our ib_core with rxe0
 # present and a verbs_churn process creating and destroying objects on it,

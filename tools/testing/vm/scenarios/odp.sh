@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 150 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 174 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # On-demand paging (issue 14): IBV_ACCESS_ON_DEMAND MRs on our rxe.
 #  1. the odp selftest (build/selftests/odp) on rxe0: caps, accesses to
 #     untouched memory, a READ-mapped zero page written later, pages

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 150 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 166 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # rdma-core's own ODP tests (pyverbs, tests/test_odp.py of rdma-core v44, as
 # Debian ships them in /usr/share/doc/rdma-core/tests) on our rxe0, one
 # device talking to itself.  Each test in PYVERBS_ODP_MUST must report

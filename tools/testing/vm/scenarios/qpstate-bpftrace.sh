@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 167 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 114 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # QP states seen by bpftrace (issue 4, acceptance 2): a user process
 # (verbs_objects --drive-qp) moves one RC QP RESET->INIT->RTR->RTS->ERR;
 # with our stack tools/bpf/qpstate.bt (tracepoint rdma_core:qp_modify)

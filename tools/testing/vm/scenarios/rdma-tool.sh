@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 129 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 110 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # What iproute2's rdma prints for a soft-RoCE device, ours against
 # upstream's in the same VM: link add, dev, link, system, res (summary and
 # per-object), statistic, hw_counters, link delete.  Same netdev, same MAC,

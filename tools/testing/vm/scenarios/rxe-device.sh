@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 119 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 118 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # rdma_rxe, the soft-RoCE device itself (the data path has its own
 # scenarios, datapath-*): "rdma link add" on a veth creates a device with
 # the reference identity and port state, which follows the netdev

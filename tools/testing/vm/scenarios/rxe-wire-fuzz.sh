@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 222 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 234 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # The wire fuzzer (issue 13, Documentation/dev-tools/wire-fuzz.rst): forged
 # and mutated RoCEv2 packets with valid ICRCs (wire_fuzz) against live QPs
 # while the data oracle runs RC and UC traffic on the same device.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 98 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 82 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # The rxe receive path without requester or responder: RoCEv2 packets
 # made by roce_inject.py (ICRC by zlib) reach rxe0 over a veth from a peer
 # namespace and, from this host, through local delivery (lo); the port

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 93 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 105 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # Forged packets against connected QPs (Documentation/security.rst): an
 # RC and a UC QP in RTR on rxe0 (10.0.0.1) whose peer is 10.0.0.2
 # (wire_victim); packets made by roce_inject.py with a valid ICRC, the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 60 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 48 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # scenario-timeout-full: 2400
 # The rdma_ucm fuzzer (issue 15, malformed input): ucma_fuzz writes
 # random, mutated and garbage rdma_ucm commands to /dev/infiniband/rdma_cm

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 140 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 133 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # ib_uverbs, discovery and context: libibverbs finds and opens rxe0 through
 # our /dev/infiniband/uverbs0 and prints exactly what it prints with
 # upstream's modules (live in make check-full, as recorded in

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 102 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 107 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # scenario-timeout-full: 4200
 # The uverbs fuzzer (Documentation/security.rst, "Fuzzing"): uverbs_fuzz
 # on rxe0 writes random, mutated and garbage commands from several

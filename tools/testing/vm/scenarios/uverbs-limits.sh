@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 84 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 91 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # What an unprivileged user can make the kernel hold
 # (Documentation/security.rst):
 #   memcg   a QP's rings and private WQE copies are charged to the

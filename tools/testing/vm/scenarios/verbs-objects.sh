@@ -1,5 +1,5 @@
 #!/bin/bash
-# cost: 79 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
+# cost: 56 (seconds in make check, two VMs sharing 2 cores; check.sh balances its VMs by it)
 # Verbs objects (issue 4, acceptance 1 and 3): the verbs_objects selftest
 # (every object through libibverbs and raw uverbs writes, good and bad
 # arguments with exact errnos) against upstream's modules, then ours, in

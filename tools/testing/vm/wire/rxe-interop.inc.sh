@@ -15,8 +15,8 @@
 #                  invalidation with the wrong wc_flags, see
 #                  Documentation/dev-tools/verbs-differences.rst)
 #   uc-v4, ud-v6   UC and UD
-#   rc-v6-srq      RC over IPv6 with receives through a shared receive
-#                  queue (--srq): SEND, SEND_IMM, WRITE_IMM
+#   rc-v6-srq      (check-full) RC over IPv6 with receives through a
+#                  shared receive queue (--srq): SEND, SEND_IMM, WRITE_IMM
 #   corrupt        A (ours) inverts a payload byte of every 5th packet before
 #                  the ICRC (test build): the oracle must report a MISMATCH
 #   atomic-twice   A executes every atomic twice: a MISMATCH too
@@ -53,10 +53,10 @@ RUNS=(
 	"rc-v6 pass --qp rc -g G6 --ops $OPS"
 	"uc-v4 pass --qp uc -g G4"
 	"ud-v6 pass --qp ud -g G6"
-	"rc-v6-srq pass --qp rc -g G6 --srq --ops send,send_imm,write_imm"
 )
 if [ "${CHECK_TIER:-check}" = full ]; then
 	RUNS+=(
+		"rc-v6-srq pass --qp rc -g G6 --srq --ops send,send_imm,write_imm"
 		"rc-v4-256 pass --qp rc -g G4 --mtu 256 --ops $OPS"
 		"rc-v4-4096 pass --qp rc -g G4 --mtu 4096 --ops $OPS --max-size 65536"
 		"ud-v4-4096 pass --qp ud -g G4 --mtu 4096"
