@@ -185,6 +185,8 @@ u32 uverbs_ex_resp_len(struct uverbs_cmd_ctx *ctx, size_t len);
 void uverbs_dev_limits(struct ib_device *dev, struct uverbs_dev_limits *lim);
 ssize_t uverbs_cmd_write(struct uverbs_file *file, struct ib_device *ib_dev,
 			 const char __user *buf, size_t count);
+/* ioctl(RDMA_VERBS_IOCTL): the GID queries (uverbs_ioctl.c) */
+long uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
 
 /* command handlers, by family (uverbs_cmd_*.c) */
 int uverbs_cmd_alloc_pd(struct uverbs_cmd_ctx *ctx);

@@ -3,12 +3,11 @@
  * ib_uverbs: the user verbs char devices /dev/infiniband/uverbsN, one per
  * RDMA device, through which libibverbs drives the stack.
  *
- * Only the write() ABI is offered.  There is deliberately no ioctl entry
- * point: without unlocked_ioctl the VFS answers ENOTTY and libibverbs v44
- * then routes every verb it needs through write() (and reads GIDs from
- * sysfs).  A partial ioctl implementation would be worse than none, since
- * any answer other than ENOTTY/EPROTONOSUPPORT to its INVOKE_WRITE probe
- * makes libibverbs send all legacy commands through ioctl.
+ * The verbs go through the write() ABI.  ioctl() serves the GID queries
+ * only (uverbs_ioctl.c) and answers EPROTONOSUPPORT to every other method:
+ * libibverbs v44 then uses write() for each of those verbs, and any other
+ * answer to its INVOKE_WRITE probe would make it send all legacy commands
+ * through ioctl.
  *
  * Lifetime (Documentation/core/uverbs.rst): the ib_device may go away
  * while files are open.  remove() never waits for user space; it detaches
@@ -245,6 +244,7 @@ static int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 static const struct file_operations uverbs_fops = {
 	.owner = THIS_MODULE,
 	.write = uverbs_write,
+	.unlocked_ioctl = uverbs_ioctl,
 	.mmap = uverbs_mmap,
 	.open = uverbs_open,
 	.release = uverbs_release,

@@ -11,9 +11,11 @@
 // skipped and the removal test records what happens instead of failing.
 #include <infiniband/verbs.h>
 #include <rdma/ib_user_verbs.h>
+#include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 
 #include <fcntl.h>
+#include <net/if.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -27,6 +29,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -320,15 +323,205 @@ TEST_F(Uverbs, FreshFile)
 	close(raw);
 }
 
-TEST_F(Uverbs, NoIoctl)
+// One RDMA_VERBS_IOCTL of @obj/@method with @attrs (written back into
+// @attrs, as the kernel does); returns errno, or 0.
+int verbs_ioctl(int fd, uint16_t obj, uint16_t method, std::vector<ib_uverbs_attr> &attrs,
+		uint32_t driver_id = 14 /* RDMA_DRIVER_RXE */, int extra_len = 0)
+{
+	// the header, then the attributes (8-byte aligned, as the kernel reads them)
+	std::vector<uint64_t> buf((sizeof(ib_uverbs_ioctl_hdr) + 8 * sizeof(ib_uverbs_attr)) / 8);
+	auto *hdr = (ib_uverbs_ioctl_hdr *)buf.data();
+	auto *at = (ib_uverbs_attr *)(hdr + 1);
+	if (attrs.size() > 8)
+		return -1;
+	hdr->length = (uint16_t)(sizeof(*hdr) + attrs.size() * sizeof(ib_uverbs_attr) + extra_len);
+	hdr->object_id = obj;
+	hdr->method_id = method;
+	hdr->num_attrs = (uint16_t)attrs.size();
+	hdr->driver_id = driver_id;
+	memcpy(at, attrs.data(), attrs.size() * sizeof(ib_uverbs_attr));
+	errno = 0;
+	int rc = ioctl(fd, RDMA_VERBS_IOCTL, hdr);
+	int err = rc ? errno : 0;
+	memcpy(attrs.data(), at, attrs.size() * sizeof(ib_uverbs_attr));
+	return err;
+}
+
+ib_uverbs_attr attr(uint16_t id, uint16_t len, uint64_t data,
+		    uint16_t flags = UVERBS_ATTR_F_MANDATORY)
+{
+	ib_uverbs_attr a{};
+	a.attr_id = id;
+	a.len = len;
+	a.flags = flags;
+	a.data = data;
+	return a;
+}
+
+// QUERY_GID_ENTRY of port 1, @index into @e, as libibverbs builds it
+std::vector<ib_uverbs_attr> gid_entry_attrs(uint32_t index, ib_uverbs_gid_entry *e,
+					    uint32_t port = 1)
+{
+	return {attr(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 8, port),
+		attr(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 8, index),
+		attr(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 4, 0),
+		attr(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, sizeof(*e), (uintptr_t)e)};
+}
+
+std::string sysfs_line(const std::string &path)
+{
+	std::ifstream f(path);
+	std::string line;
+	if (!std::getline(f, line))
+		return "";
+	return line;
+}
+
+// ioctl() serves the GID queries and nothing else: every other method is
+// EPROTONOSUPPORT (libibverbs' INVOKE_WRITE probe and GET_CONTEXT then
+// stay on write()), another ioctl number ENOTTY
+TEST_F(Uverbs, IoctlServesGidQueriesOnly)
 {
 	if (upstream())
-		GTEST_SKIP() << "upstream implements the ioctl ABI";
+		GTEST_SKIP() << "upstream implements the whole ioctl ABI";
+	std::vector<ib_uverbs_attr> probe = {
+		attr(UVERBS_ATTR_WRITE_CMD, 8, IB_USER_VERBS_CMD_QUERY_DEVICE)};
+	EXPECT_EQ(verbs_ioctl(fd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, probe),
+		  EPROTONOSUPPORT);
+	std::vector<ib_uverbs_attr> none;
+	for (uint16_t m : {UVERBS_METHOD_GET_CONTEXT, UVERBS_METHOD_QUERY_PORT,
+			   UVERBS_METHOD_QUERY_CONTEXT, UVERBS_METHOD_INFO_HANDLES})
+		EXPECT_EQ(verbs_ioctl(fd, UVERBS_OBJECT_DEVICE, m, none), EPROTONOSUPPORT) << m;
+	EXPECT_EQ(verbs_ioctl(fd, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, none),
+		  EPROTONOSUPPORT);
 	ib_uverbs_ioctl_hdr hdr{};
 	hdr.length = sizeof(hdr);
 	errno = 0;
-	EXPECT_EQ(ioctl(fd, RDMA_VERBS_IOCTL, &hdr), -1);
+	EXPECT_EQ(ioctl(fd, _IOWR(RDMA_IOCTL_MAGIC, 2, ib_uverbs_ioctl_hdr), &hdr), -1);
 	EXPECT_EQ(errno, ENOTTY);
+}
+
+// QUERY_GID_ENTRY says what sysfs says: the GID, its type, its netdev's
+// ifindex; ENODATA for an empty entry
+TEST_F(Uverbs, IoctlGidEntryMatchesSysfs)
+{
+	std::string ports = "/sys/class/infiniband/" + env("UVERBS_ABI_DEV", "rxe0") + "/ports/1/";
+	int found = 0, last = -1;
+	for (uint32_t i = 0; i < 8; i++) {
+		ib_uverbs_gid_entry e{};
+		auto a = gid_entry_attrs(i, &e);
+		int err = verbs_ioctl(fd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY, a);
+		std::string gid = sysfs_line(ports + "gids/" + std::to_string(i));
+		if (gid == "0000:0000:0000:0000:0000:0000:0000:0000") {
+			EXPECT_EQ(err, ENODATA) << "empty entry " << i;
+			continue;
+		}
+		ASSERT_EQ(err, 0) << "entry " << i;
+		found++;
+		last = (int)i;
+		EXPECT_TRUE(a[3].flags & UVERBS_ATTR_F_VALID_OUTPUT);
+		char text[40];
+		const uint8_t *g = (const uint8_t *)e.gid;
+		snprintf(text, sizeof(text),
+			 "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
+			 g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11],
+			 g[12], g[13], g[14], g[15]);
+		EXPECT_EQ(gid, text) << "entry " << i;
+		EXPECT_EQ(e.gid_index, i);
+		EXPECT_EQ(e.port_num, 1u);
+		std::string type = sysfs_line(ports + "gid_attrs/types/" + std::to_string(i));
+		EXPECT_EQ(e.gid_type, type == "RoCE v2" ? (uint32_t)IB_UVERBS_GID_TYPE_ROCE_V2
+							: (uint32_t)IB_UVERBS_GID_TYPE_ROCE_V1)
+			<< type;
+		std::string ndev = sysfs_line(ports + "gid_attrs/ndevs/" + std::to_string(i));
+		EXPECT_EQ(e.netdev_ifindex, if_nametoindex(ndev.c_str())) << ndev;
+	}
+	ASSERT_GE(found, 2) << "the link-local GID in both types at least";
+
+	// and the library's verbs take this path now: the same answers
+	ibv_gid_entry ge{};
+	ASSERT_EQ(ibv_query_gid_ex(dev.ctx, 1, last, &ge, 0), 0);
+	EXPECT_EQ(ge.gid_index, (uint32_t)last);
+}
+
+// (entry 0, the default GID, is always there)
+TEST_F(Uverbs, IoctlGidEntryRefusals)
+{
+	ib_uverbs_gid_entry e{};
+	auto run = [&](std::vector<ib_uverbs_attr> a, uint32_t drv = 14) {
+		return verbs_ioctl(fd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY, a, drv);
+	};
+	EXPECT_EQ(run(gid_entry_attrs(0, &e, 0)), EINVAL) << "port 0";
+	EXPECT_EQ(run(gid_entry_attrs(0, &e, 2)), EINVAL) << "port 2";
+	EXPECT_EQ(run(gid_entry_attrs(1u << 20, &e)), EINVAL) << "index past the table";
+	auto a = gid_entry_attrs(0, &e);
+	a[2].data = 1;
+	EXPECT_EQ(run(a), EINVAL) << "flags";
+	a = gid_entry_attrs(0, &e);
+	a[3].len = 16;
+	EXPECT_EQ(run(a), EINVAL) << "short entry buffer";
+	a = gid_entry_attrs(0, &e);
+	a.pop_back();
+	EXPECT_EQ(run(a), EINVAL) << "no entry buffer";
+	a = gid_entry_attrs(0, &e);
+	a[3].data = 8;	// an unmapped address
+	EXPECT_EQ(run(a), EFAULT);
+	EXPECT_EQ(run(gid_entry_attrs(0, &e), 99), EINVAL) << "another driver's id";
+	a = gid_entry_attrs(0, &e);
+	a.push_back(attr(0x40, 8, 0));
+	EXPECT_EQ(run(a), EPROTONOSUPPORT) << "unknown mandatory attribute";
+	a.back().flags = 0;
+	EXPECT_EQ(run(a), 0) << "unknown optional attribute";
+	a = gid_entry_attrs(0, &e);
+	EXPECT_EQ(verbs_ioctl(fd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY, a, 14, 16),
+		  EINVAL) << "length not matching num_attrs";
+
+	// a file without a context answers nothing
+	int raw = open(dev.path().c_str(), O_RDWR | O_CLOEXEC);
+	ASSERT_GE(raw, 0);
+	a = gid_entry_attrs(0, &e);
+	EXPECT_EQ(verbs_ioctl(raw, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY, a), EINVAL);
+	close(raw);
+}
+
+// QUERY_GID_TABLE (ibv_query_gid_table) lists what QUERY_GID_ENTRY finds
+TEST_F(Uverbs, IoctlGidTable)
+{
+	ibv_port_attr pa{};
+	ASSERT_EQ(ibv_query_port(dev.ctx, 1, &pa), 0);
+	std::vector<ibv_gid_entry> want;
+	for (int i = 0; i < pa.gid_tbl_len; i++) {
+		ibv_gid_entry ge{};
+		if (ibv_query_gid_ex(dev.ctx, 1, i, &ge, 0) == 0)
+			want.push_back(ge);
+	}
+	ASSERT_GE(want.size(), 2u);
+	std::vector<ibv_gid_entry> got(want.size() + 4);
+	ssize_t n = ibv_query_gid_table(dev.ctx, got.data(), got.size(), 0);
+	ASSERT_EQ(n, (ssize_t)want.size());
+	for (size_t i = 0; i < want.size(); i++) {
+		EXPECT_EQ(memcmp(&got[i].gid, &want[i].gid, sizeof(got[i].gid)), 0) << i;
+		EXPECT_EQ(got[i].gid_index, want[i].gid_index);
+		EXPECT_EQ(got[i].gid_type, want[i].gid_type);
+		EXPECT_EQ(got[i].ndev_ifindex, want[i].ndev_ifindex);
+	}
+	// one entry too few: the call fails, nothing half done
+	EXPECT_LT(ibv_query_gid_table(dev.ctx, got.data(), want.size() - 1, 0), 0);
+
+	// a 16-byte stride: each entry cut to its GID
+	std::vector<uint8_t> buf(16 * (want.size() + 1), 0xee);
+	uint64_t num = 0;
+	std::vector<ib_uverbs_attr> a = {
+		attr(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 8, 16),
+		attr(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, (uint16_t)buf.size(), (uintptr_t)buf.data()),
+		attr(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, 8, (uintptr_t)&num)};
+	ASSERT_EQ(verbs_ioctl(fd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE, a), 0);
+	ASSERT_EQ(num, want.size());
+	for (size_t i = 0; i < want.size(); i++)
+		EXPECT_EQ(memcmp(&buf[16 * i], &want[i].gid, 16), 0) << i;
+	EXPECT_EQ(buf[16 * want.size()], 0xee) << "written past the entries";
+	a[1].len = 17;	// not a whole number of entries
+	EXPECT_EQ(verbs_ioctl(fd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE, a), EINVAL);
 }
 
 TEST_F(Uverbs, QueryPort)

@@ -32,6 +32,7 @@
 // The seed is printed; the same seed writes the same commands from each
 // thread (the threads' interleaving, and so the kernel's answers, vary).
 #include <infiniband/verbs.h>
+#include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
@@ -1119,16 +1120,18 @@ void do_ioctl(Proc &p, Rng &r)
 	ib_uverbs_ioctl_hdr h{};
 	uint32_t nattr = r.pct(80) ? r.below(9) : (uint32_t)r.edgy(16);
 	h.length = (uint16_t)(r.pct(80) ? 24 + 16 * (nattr < 8 ? nattr : 8) : r.edgy(16));
-	h.object_id = (uint16_t)(r.pct(70) ? r.below(32) : r.edgy(16));
-	h.method_id = (uint16_t)(r.pct(70) ? r.below(16) : r.edgy(16));
+	// half of them the GID queries ioctl serves (DEVICE QUERY_GID_TABLE and QUERY_GID_ENTRY)
+	bool gid = r.pct(50);
+	h.object_id = (uint16_t)(gid ? (uint32_t)UVERBS_OBJECT_DEVICE : r.pct(70) ? r.below(32) : r.edgy(16));
+	h.method_id = (uint16_t)(gid ? (uint32_t)UVERBS_METHOD_QUERY_GID_TABLE + r.below(2) : r.pct(70) ? r.below(16) : r.edgy(16));
 	h.num_attrs = (uint16_t)nattr;
 	h.reserved1 = r.pct(90) ? 0 : r.next();
-	h.driver_id = (uint32_t)(r.pct(80) ? 0 : r.below(32));
+	h.driver_id = (uint32_t)(r.pct(60) ? 14 /* RDMA_DRIVER_RXE */ : r.pct(50) ? 0 : r.below(32));
 	memcpy(buf, &h, sizeof(h));
 	for (unsigned i = 0; i < 8; i++) {
 		ib_uverbs_attr a{};
-		a.attr_id = (uint16_t)(r.pct(60) ? r.below(16) : r.edgy(16));
-		a.len = (uint16_t)(r.pct(70) ? r.below(64) : r.edgy(16));
+		a.attr_id = (uint16_t)(r.pct(60) ? r.below(gid ? 4 : 16) : r.edgy(16));
+		a.len = (uint16_t)(r.pct(30) ? 8 : r.pct(70) ? r.below(64) : r.edgy(16));
 		a.flags = (uint16_t)(r.pct(80) ? r.below(4) : r.edgy(16));
 		a.data = r.pct(40) ? (uint64_t)(uintptr_t)out : r.pct(50) ? p.pick(r, (int)r.below(NKINDS))
 								    : r.edgy(64);
