@@ -105,7 +105,8 @@ static int query_gid_table(struct uverbs_ioctl_req *r)
 	if (!total)
 		return -EINVAL;
 	cap = min(max, total);
-	ents = kvcalloc(cap, sizeof(*ents), GFP_KERNEL | __GFP_ACCOUNT);
+	ents = (struct ib_uverbs_gid_entry *)kvcalloc(cap, sizeof(*ents),
+						      GFP_KERNEL | __GFP_ACCOUNT);
 	if (!ents)
 		return -ENOMEM;
 	ret = 0;
