@@ -30,18 +30,21 @@ static const struct ib_uverbs_attr *req_attr(const struct uverbs_ioctl_req *r,
 	return at < 0 ? NULL : &r->attrs[at];
 }
 
+/* mark output attribute @pos written, in the user's array */
+static int req_mark(struct uverbs_ioctl_req *r, unsigned int pos)
+{
+	u16 flags = req_attr(r, pos)->flags | UVERBS_ATTR_F_VALID_OUTPUT;
+
+	return put_user(flags, &r->uattrs[r->args.at[pos]].flags) ? -EFAULT : 0;
+}
+
 /* copy @len bytes to output attribute @pos and mark it written */
 static int req_out(struct uverbs_ioctl_req *r, unsigned int pos,
 		   const void *src, size_t len)
 {
-	const struct ib_uverbs_attr *a = req_attr(r, pos);
-	u16 flags = a->flags | UVERBS_ATTR_F_VALID_OUTPUT;
-
-	if (copy_to_user(u64_to_user_ptr(a->data), src, len))
+	if (copy_to_user(u64_to_user_ptr(req_attr(r, pos)->data), src, len))
 		return -EFAULT;
-	if (put_user(flags, &r->uattrs[r->args.at[pos]].flags))
-		return -EFAULT;
-	return 0;
+	return req_mark(r, pos);
 }
 
 static void gid_entry_to_user(const struct rdma_gid_entry *e,
@@ -133,11 +136,9 @@ static int query_gid_table(struct uverbs_ioctl_req *r)
 			goto out;
 		}
 	}
-	if (put_user((u16)(resp->flags | UVERBS_ATTR_F_VALID_OUTPUT),
-		     &r->uattrs[r->args.at[GT_RESP_ENTRIES]].flags)) {
-		ret = -EFAULT;
+	ret = req_mark(r, GT_RESP_ENTRIES);
+	if (ret)
 		goto out;
-	}
 	num = n;
 	ret = req_out(r, GT_RESP_NUM, &num, sizeof(num));
 out:
