@@ -907,3 +907,28 @@ void rxe_req_run_local(struct rxe_qp *qp)
 		rxe_req_kick(qp);
 	put_cpu();
 }
+
+/*
+ * POST_SEND without WRs: by the time it returns, the requester has looked
+ * at the WQEs user space wrote before it (as 6.1, which runs it in the
+ * call): here when this is qp->cpu, else by the work item there, waited
+ * for.  What the WQEs name is resolved then, so user space may destroy
+ * an AH right after posting to it (mckey does).  One look sends at most
+ * RXE_REQ_BUDGET packets; the rest follow from the work item.
+ */
+void rxe_req_doorbell(struct rxe_qp *qp)
+{
+	might_sleep();
+	if (rxe_qp_state(qp) == IB_QPS_ERR) {
+		rxe_req_run_in(qp, false);
+		return;
+	}
+	if (get_cpu() == qp->cpu) {
+		rxe_req_run_in(qp, false);
+		put_cpu();
+		return;
+	}
+	put_cpu();
+	rxe_req_kick(qp);
+	flush_work(&qp->req.work);
+}
