@@ -12,6 +12,7 @@
 
 #include "rxe.h"
 #include "rxe_obj.h"
+#include "rxe_dp.h"
 
 static void rxe_gid_to_sockaddr(const u8 *gid, int type,
 				struct sockaddr_in *in4,
@@ -78,8 +79,32 @@ int rxe_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	return 0;
 }
 
+/*
+ * Before an AH goes, the doorbells already rung on the datagram QPs of
+ * its PD have run their look (rxe_req_drain_doorbell): WQEs posted to
+ * the AH before its destroy still find it.  A destroy that may not sleep
+ * (a kernel user's) does not wait; kernel posters run the requester
+ * within post_send.
+ */
+static void rxe_ah_drain_doorbells(struct rxe_dev *rxe, struct ib_pd *pd)
+{
+	unsigned long index = 0;
+	struct rxe_elem *elem;
+	struct rxe_qp *qp;
+
+	while ((elem = rxe_pool_get_next(&rxe->qp_pool, &index))) {
+		qp = container_of(elem, struct rxe_qp, elem);
+		if (qp->ibqp.pd == pd && qp->ibqp.qp_type == IB_QPT_UD)
+			rxe_req_drain_doorbell(qp);
+		rxe_elem_put(elem);
+		index++;
+	}
+}
+
 int rxe_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
+	if (flags & RDMA_DESTROY_AH_SLEEPABLE)
+		rxe_ah_drain_doorbells(to_rdev(ibah->device), ibah->pd);
 	rxe_pool_del(&to_rah(ibah)->elem);
 	return 0;
 }

@@ -109,6 +109,8 @@ void rxe_req_init(struct rxe_qp *qp);
 /* after ops.modify_qp stored @attr (@mask) and the new state */
 void rxe_req_modify(struct rxe_qp *qp, const struct ib_qp_attr *attr,
 		    int mask);
+/* a UD/UC QP in RTS: the look its last doorbell queued has run (sleeps) */
+void rxe_req_drain_doorbell(struct rxe_qp *qp);
 /* stop and forget everything (QP leaving the pool, before its rings) */
 void rxe_req_cleanup(struct rxe_qp *qp);
 /* WQEs were posted, or the QP changed state: look at the send queue */

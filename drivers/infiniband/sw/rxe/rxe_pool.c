@@ -77,6 +77,23 @@ struct rxe_elem *rxe_pool_get(struct rxe_pool *pool, u32 index)
 	return elem;
 }
 
+struct rxe_elem *rxe_pool_get_next(struct rxe_pool *pool, unsigned long *index)
+{
+	struct rxe_elem *elem;
+	unsigned long flags;
+
+	xa_lock_irqsave(&pool->xa, flags);
+	for (;;) {
+		elem = (struct rxe_elem *)xa_find(&pool->xa, index, ULONG_MAX,
+						  XA_PRESENT);
+		if (!elem || refcount_inc_not_zero(&elem->ref))
+			break;
+		(*index)++;	/* being deleted: skip it */
+	}
+	xa_unlock_irqrestore(&pool->xa, flags);
+	return elem;
+}
+
 /* Object number ranges and limits (rxe_param.h), as 6.1's pools. */
 void rxe_pools_init(struct rxe_dev *rxe)
 {

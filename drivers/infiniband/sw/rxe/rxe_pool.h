@@ -44,6 +44,9 @@ static inline int rxe_pool_add(struct rxe_pool *pool, struct rxe_elem *elem)
 void rxe_pool_del(struct rxe_elem *elem);
 /* the element at @index with a reference taken, or NULL */
 struct rxe_elem *rxe_pool_get(struct rxe_pool *pool, u32 index);
+/* the first element at or after *@index, with a reference taken (and
+ * *@index its index), or NULL */
+struct rxe_elem *rxe_pool_get_next(struct rxe_pool *pool, unsigned long *index);
 static inline void rxe_elem_get(struct rxe_elem *elem)
 {
 	refcount_inc(&elem->ref);

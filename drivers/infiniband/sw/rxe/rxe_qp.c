@@ -374,6 +374,7 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct rxe_dev *rxe = to_rdev(ibqp->device);
 	struct rxe_qp *qp = to_rqp(ibqp);
 
+	rxe_req_drain_doorbell(qp);
 	/*
 	 * No packet finds the QP after this; then stop both sides.  The
 	 * GSI index goes first: a pool index is reused only after

@@ -284,6 +284,25 @@ void rxe_req_modify(struct rxe_qp *qp, const struct ib_qp_attr *attr,
 		rxe_req_kick(qp);
 }
 
+/*
+ * A user doorbell only queues the requester's look, and a datagram WQE
+ * names its AH by number, looked up when the packet is built.  Destroying
+ * the QP (rxe_destroy_qp) or an AH of its PD (rxe_destroy_ah) first lets
+ * the queued look run, so what was posted before the destroy is sent:
+ * 6.1 sends user WQEs within the doorbell, hardware has them on the wire
+ * by then, and mckey destroys its AH and QP right after posting.  One
+ * look sends at most RXE_REQ_BUDGET packets.  RC is not drained: its
+ * responses would find no QP.
+ */
+void rxe_req_drain_doorbell(struct rxe_qp *qp)
+{
+	might_sleep();
+	if (qp->ibqp.qp_type == IB_QPT_RC ||
+	    rxe_qp_state(qp) != IB_QPS_RTS)
+		return;
+	flush_work(&qp->req.work);
+}
+
 void rxe_req_cleanup(struct rxe_qp *qp)
 {
 	struct rxe_req *req = &qp->req;
@@ -906,29 +925,4 @@ void rxe_req_run_local(struct rxe_qp *qp)
 	else
 		rxe_req_kick(qp);
 	put_cpu();
-}
-
-/*
- * POST_SEND without WRs: by the time it returns, the requester has looked
- * at the WQEs user space wrote before it (as 6.1, which runs it in the
- * call): here when this is qp->cpu, else by the work item there, waited
- * for.  What the WQEs name is resolved then, so user space may destroy
- * an AH right after posting to it (mckey does).  One look sends at most
- * RXE_REQ_BUDGET packets; the rest follow from the work item.
- */
-void rxe_req_doorbell(struct rxe_qp *qp)
-{
-	might_sleep();
-	if (rxe_qp_state(qp) == IB_QPS_ERR) {
-		rxe_req_run_in(qp, false);
-		return;
-	}
-	if (get_cpu() == qp->cpu) {
-		rxe_req_run_in(qp, false);
-		put_cpu();
-		return;
-	}
-	put_cpu();
-	rxe_req_kick(qp);
-	flush_work(&qp->req.work);
 }

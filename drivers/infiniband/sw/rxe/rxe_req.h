@@ -112,8 +112,6 @@ void rxe_req_run(struct rxe_qp *qp);
  * qp->cpu or the QP is in ERR (a flush sends nothing), else through the
  * work item there (rxe_dp.h) */
 void rxe_req_run_local(struct rxe_qp *qp);
-/* the user doorbell: a look has run when it returns (process context) */
-void rxe_req_doorbell(struct rxe_qp *qp);
 
 /*
  * Let others have the CPU between two packets when the runner is the

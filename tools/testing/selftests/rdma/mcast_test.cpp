@@ -338,10 +338,10 @@ TEST_F(Mcast, DestroyWhileAttachedIsBusy)
 
 // mckey's sender: a member of the group itself, unsignaled sends to it,
 // then detached and its AH and QP destroyed at once (no completion waited for); every datagram still
-// arrives, byte for byte: the doorbell has sent them before it returns
-// (Documentation/rxe/datapath.rst, "Running").  Whether an asynchronous
-// doorbell would lose them here depends on the scheduler (it did not in
-// the VM); ucma's mckey pair lost them every time.
+// arrives, byte for byte: the destroys let the doorbells' queued look run
+// first (Documentation/rxe/datapath.rst).  Whether they would be lost
+// without that depends on the scheduler (they were not here in the VM);
+// ucma's mckey pair lost them every time.
 TEST_F(Mcast, SendsBeforeDestroyArrive)
 {
 	constexpr int kSends = 12;
