@@ -362,6 +362,9 @@ static void exchange(Ctx &c)
 		    c.lay.total);
 }
 
+// how long a server waits for its client at least (--timeout if longer)
+constexpr double kClientWait = 120;
+
 static void setup(Ctx &c)
 {
 	Config &g = c.cfg;
@@ -395,7 +398,10 @@ static void setup(Ctx &c)
 		g = get_cfg(ack);
 	} else {
 		fail_context("server", 0, false);
-		c.oob.serve(c.o.bind, c.o.port, deadline, c.o.verbose);
+		// the client starts once this listens, through ip netns exec and
+		// timeout in a loaded TCG guest: 30 s was seen too short for that
+		c.oob.serve(c.o.bind, c.o.port, std::max(deadline, now_s() + kClientWait),
+			    c.o.verbose);
 		Msg hello = c.recv_msg("HELLO");
 		if (hello.type != M_HELLO)
 			die(EXIT_ERROR, "protocol: got %s, want HELLO", msg_name(hello.type));
