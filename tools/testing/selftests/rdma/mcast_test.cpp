@@ -339,9 +339,9 @@ TEST_F(Mcast, DestroyWhileAttachedIsBusy)
 // mckey's sender: a member of the group itself, unsignaled sends to it,
 // then detached and its AH and QP destroyed at once (no completion waited for); every datagram still
 // arrives, byte for byte: the destroys let the doorbells' queued look run
-// first (Documentation/rxe/datapath.rst).  Whether they would be lost
-// without that depends on the scheduler (they were not here in the VM);
-// ucma's mckey pair lost them every time.
+// first (Documentation/rxe/datapath.rst).  Without the drain this fails
+// in a 2-CPU guest (seen), not always in a 1-CPU one, where the work item
+// may run between the posts and the destroys.
 TEST_F(Mcast, SendsBeforeDestroyArrive)
 {
 	constexpr int kSends = 12;
