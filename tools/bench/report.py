@@ -36,7 +36,18 @@ def row_info(name):
     return ("?", "?", name)
 
 
-def parse_raw(path, reg_mib, reg_huge_mib):
+def bench_row(name):
+    """The BENCH_ROWS name that runs table row @name."""
+    if name.startswith(("reg_mr_huge_", "dereg_mr_huge_")):
+        return "reg_mr_huge"
+    if name.startswith(("reg_mr_", "dereg_mr_")):
+        return "reg_mr"
+    if name.startswith("cmtime_connect_"):
+        return "cmtime"
+    return name
+
+
+def parse_raw(path, reg_mib, reg_huge_mib, only=()):
     values, order = {}, []
     try:
         with open(path) as f:
@@ -53,7 +64,7 @@ def parse_raw(path, reg_mib, reg_huge_mib):
     # a VM that died early still gives every row
     for row in list(ROWS) + [f"{v}_{reg_mib}m" for v in ("reg_mr", "dereg_mr")] + \
             [f"{v}_huge_{reg_huge_mib}m" for v in ("reg_mr", "dereg_mr")]:
-        if row not in order:
+        if row not in order and (not only or bench_row(row) in only):
             order.append(row)
     return values, order
 
@@ -77,9 +88,12 @@ def main():
     ap.add_argument("--reg-huge-mib", default="512")
     ap.add_argument("--csv", required=True)
     ap.add_argument("--history", required=True)
+    ap.add_argument("--rows", default="",
+                    help="BENCH_ROWS: the rows that ran (default all)")
     a = ap.parse_args()
 
-    values, order = parse_raw(a.raw, a.reg_mib, a.reg_huge_mib)
+    values, order = parse_raw(a.raw, a.reg_mib, a.reg_huge_mib,
+                              tuple(a.rows.split()))
     out = []
     for row in order:
         unit, better, _ = row_info(row)

@@ -8,7 +8,10 @@
 # "upstream ours"), BENCH_BW_ITERS (iterations of each bandwidth run, default
 # 1000), BENCH_LAT_ITERS (of each latency run, default 2000),
 # BENCH_ROW_TIMEOUT (seconds a perftest run may take, default 300), BENCH_REG_MIB / BENCH_REG_REPS (reg_mr buffer size and repetitions), BENCH_REG_HUGE_MIB (the huge-page buffer's size, default 512), BENCH_CM_CONNS (cmtime's connections, default 100),
-# BENCH_REG_MR (the reg_mr_bench binary).
+# BENCH_REG_MR (the reg_mr_bench binary); BENCH_ROWS (the rows to run, by
+# name, default all; reg_mr, reg_mr_huge and cmtime name the other rows);
+# BENCH_PROFILE=1 (perf record -a -g over each perftest client run: the
+# report, by symbol, in bench-logs/STACK-ROW.profile).
 set -u
 # shellcheck source=/dev/null
 . "$REPO/tools/testing/vm/lib.sh"
@@ -22,6 +25,8 @@ reg_reps=${BENCH_REG_REPS:-5}
 reg_huge_mib=${BENCH_REG_HUGE_MIB:-512}
 cm_conns=${BENCH_CM_CONNS:-100}
 reg_mr=${BENCH_REG_MR:-$REPO/build/bench/verbs/reg_mr_bench}
+only=${BENCH_ROWS:-}
+profile=${BENCH_PROFILE:-0}
 raw=$OUT/bench.raw
 logdir=$OUT/bench-logs
 port=18515
@@ -43,6 +48,34 @@ rows=(
 )
 
 record() { echo "$1 $2 $3" >>"$raw"; echo "bench: $1 $2 = $3"; }
+
+# wanted ROW: BENCH_ROWS is empty or names ROW
+wanted() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
+
+# profiled LOG CMD...: CMD, under perf record -a -g when BENCH_PROFILE=1;
+# the report (self time by symbol, call chains off, idle left out) goes
+# to LOG.profile.  Symbols come from /proc/kallsyms while the stack is
+# loaded (--symfs without modules: both stacks' rdma_rxe.ko have one
+# name, and perf would read upstream's symbols from /lib/modules for ours).
+profiled() {
+	local log=$1 data=/tmp/bench.perf rc
+	shift
+	if [ "$profile" != 1 ]; then
+		"$@"
+		return
+	fi
+	perf record -q -a -g -o "$data" -- "$@"
+	rc=$?
+	mkdir -p /tmp/nosymfs
+	local s
+	for s in comm,dso dso,sym; do
+		perf report -q -i "$data" --stdio --no-children --sort "$s" \
+			--symfs /tmp/nosymfs --kallsyms /proc/kallsyms \
+			--percent-limit 0.3 -g none 2>/dev/null
+	done >"$log.profile"
+	rm -f "$data"
+	return "$rc"
+}
 
 # run_cmtime STACK: connection setup through librdmacm (rdma_ucm, rdma_cm,
 # ib_cm): cmtime's "us / conn" of its connect step (REQ, REP, RTU and the
@@ -100,7 +133,7 @@ run_perftest() {
 		spid=$!
 		port_wait "$port" "$spid"
 		# shellcheck disable=SC2086
-		timeout -k 5 "$limit" "$tool" $common -p $port $args 127.0.0.1 \
+		profiled "$clog" timeout -k 5 "$limit" "$tool" $common -p $port $args 127.0.0.1 \
 			>"$clog" 2>"$clog.err"
 		rc=$?
 		[ "$rc" = 0 ] || kill "$spid" 2>/dev/null
@@ -181,11 +214,12 @@ for stack in $stacks; do
 	( gid_wait rxe0 1 0000:0000:0000:0000:0000:ffff:0a00:0001 ) || status=1
 	for r in "${rows[@]}"; do
 		IFS='|' read -r name tool args field <<<"$r"
+		wanted "$name" || continue
 		run_perftest "$stack" "$name" "$tool" "$args" "$field"
 	done
-	run_reg_mr "$stack"
-	run_reg_mr "$stack" huge
-	run_cmtime "$stack"
+	! wanted reg_mr || run_reg_mr "$stack"
+	! wanted reg_mr_huge || run_reg_mr "$stack" huge
+	! wanted cmtime || run_cmtime "$stack"
 	rdma link delete rxe0 || status=1
 	stack_unload || { echo "bench: $stack: unload failed"; status=1; }
 done

@@ -113,8 +113,10 @@ int rxe_get_hw_stats(struct ib_device *ib_dev, u32 port, u64 *values, u32 num);
 /* rxe_net.c */
 int rxe_net_get(struct net *net);
 void rxe_net_put(struct net *net);
-/* a packet for this host: to the receive path directly (rxe_xmit.c) */
-void rxe_net_local_rcv(struct sk_buff *skb);
+/* a packet for this host: to the receive path directly (rxe_xmit.c);
+ * @tx: the sender's (rxe_dp.h), or NULL */
+struct rxe_tx;
+void rxe_net_local_rcv(struct sk_buff *skb, struct rxe_tx *tx);
 int rxe_net_init(void);
 void rxe_net_exit_module(void);
 

@@ -27,7 +27,7 @@ void rxe_comp_rcv(struct rxe_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	skb_queue_tail(&req->resp_pkts, skb);
-	rxe_req_kick(qp);
+	rxe_req_note(qp);
 }
 
 static bool rxe_swqe_finished(const struct rxe_swqe *sw)

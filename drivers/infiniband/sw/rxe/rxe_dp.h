@@ -10,17 +10,19 @@
  *   responder -> ACK / read response / atomic ACK -> rxe_pkt_send()
  *   completer -> CQEs of the send queue, retransmission, RNR waits
  *
- * Each side of a QP runs in its own work item on rxe_wq; a side never
- * runs concurrently with itself.  Packets are sk_buffs whose cb holds a
- * struct rxe_pkt.
+ * Each side of a QP runs in its own work item on rxe_wq, or in a caller
+ * that may run it (below); a side never runs concurrently with itself.
+ * Packets are sk_buffs whose cb holds a struct rxe_pkt.
  *
  * QP lifetime: rxe_rcv() holds a pool reference on the destination QP
  * only while it hands a packet over (rxe_resp_rcv()/rxe_comp_rcv()
  * queue it and schedule their work, then return; rxe_rcv() drops the
- * reference).  Queued packets hold no reference: rxe_destroy_qp() first
- * takes the QP out of the pool, which waits for hand-overs in progress,
- * then rxe_resp_cleanup()/rxe_req_cleanup() cancel the work items and
- * timers and purge the queues.
+ * reference), or, for a request deferred to a local sender (struct
+ * rxe_tx), until that sender has run the responder.  Queued packets hold
+ * no reference: rxe_destroy_qp() first takes the QP out of the pool,
+ * which waits for hand-overs (and deferred runs) in progress, then
+ * rxe_resp_cleanup()/rxe_req_cleanup() cancel the work items and timers
+ * and purge the queues.
  */
 #ifndef _RXE_DP_H
 #define _RXE_DP_H
@@ -41,13 +43,17 @@ struct ib_qp_attr;
 /*
  * rxe.c: the module's workqueue for QP work items.  It is per-CPU, and
  * every work item of a QP is queued on the QP's CPU (qp->cpu, chosen
- * round-robin at creation), where the requester also runs inline (kernel
- * post_send) and nowhere else: every packet of a QP leaves from one CPU.
- * A veth, like any path through netif_rx, queues a packet to the backlog
- * of the CPU that sent it; two packets of one QP sent from two CPUs could
- * overtake each other, which UC and UD cannot recover from and RC pays
- * for in retransmissions.  (A CPU that goes offline hands its queued
- * work to unbound workers: order holds, affinity does not.)
+ * round-robin at creation).  A veth, like any path through netif_rx,
+ * queues a packet to the backlog of the CPU that sent it; two packets of
+ * one QP sent from two CPUs could overtake each other, which UC and UD
+ * cannot recover from and RC pays for in retransmissions.  So a packet
+ * that goes on the wire leaves from qp->cpu: the requester runs in a
+ * poster (kernel post_send, user doorbell) only there, or anywhere as
+ * long as every packet of the QP was delivered locally (no backlog on
+ * that path: rxe_req.wire_sent).  The responder runs in a local sender
+ * only for requests delivered locally, whose responses are local too.
+ * (A CPU that goes offline hands its queued work to unbound workers:
+ * order holds, affinity does not.)
  */
 extern struct workqueue_struct *rxe_wq;
 
@@ -84,13 +90,28 @@ static inline u8 *rxe_pkt_payload(struct rxe_pkt *pkt)
 struct sk_buff *rxe_pkt_new(struct rxe_qp *qp, const struct rxe_av *av,
 			    u8 opcode, u32 paylen);
 /*
+ * What a sender learns from rxe_pkt_send() (@tx may be NULL).  With
+ * @may_defer (the sender may sleep and holds no lock), a request that is
+ * delivered locally (an address of this host) is queued to its QP's
+ * responder without waking the work item: @resp_qp then holds that QP
+ * with a reference, and the sender runs the responder itself after the
+ * send returns (rxe_resp_run_deferred(), which drops the reference).
+ * @wire: the packet left through the IP stack (not locally delivered).
+ */
+struct rxe_tx {
+	bool may_defer;
+	bool wire;
+	struct rxe_qp *resp_qp;
+};
+
+/*
  * Add UDP/IP (from @av and the device's netdev, in its namespace), the
  * ICRC, and transmit.  Always consumes @skb.  0, or -errno when the
  * packet could not leave (no route: -EHOSTUNREACH; the caller treats
  * every error like a lost packet).  Counts sent_pkts.
  */
 int rxe_pkt_send(struct rxe_qp *qp, const struct rxe_av *av,
-		 struct sk_buff *skb);
+		 struct sk_buff *skb, struct rxe_tx *tx);
 
 /* ---- rxe_recv.c: receiving ---- */
 
@@ -98,9 +119,10 @@ int rxe_pkt_send(struct rxe_qp *qp, const struct rxe_av *av,
  * A RoCEv2 UDP payload arrived for @rxe (skb->data at the BTH, network
  * header set): ICRC, parse, find the QP (multicast: each attached QP),
  * check state, P_Key and (UD) Q_Key, then hand it to rxe_resp_rcv() or
- * rxe_comp_rcv().  Always consumes @skb.
+ * rxe_comp_rcv().  Always consumes @skb.  @tx: the local sender's
+ * (struct rxe_tx), or NULL from the wire.
  */
-void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb);
+void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, struct rxe_tx *tx);
 
 /* ---- rxe_req.c / rxe_comp.c: requester and completer ---- */
 
@@ -115,6 +137,13 @@ void rxe_req_drain_doorbell(struct rxe_qp *qp);
 void rxe_req_cleanup(struct rxe_qp *qp);
 /* WQEs were posted, or the QP changed state: look at the send queue */
 void rxe_req_kick(struct rxe_qp *qp);
+/* the same, but a running requester looks again instead (any context) */
+void rxe_req_note(struct rxe_qp *qp);
+/*
+ * A user doorbell (sleepable, no lock held): run the requester in the
+ * caller when this CPU may send for @qp (rxe_wq above), else queue it.
+ */
+void rxe_req_doorbell(struct rxe_qp *qp);
 /* a response packet (ACK, NAK, read response, atomic ACK) for @qp */
 void rxe_comp_rcv(struct rxe_qp *qp, struct sk_buff *skb);
 
@@ -124,8 +153,10 @@ void rxe_resp_init(struct rxe_qp *qp);
 void rxe_resp_modify(struct rxe_qp *qp, const struct ib_qp_attr *attr,
 		     int mask);
 void rxe_resp_cleanup(struct rxe_qp *qp);
-/* a request packet for @qp */
-void rxe_resp_rcv(struct rxe_qp *qp, struct sk_buff *skb);
+/* a request packet for @qp; @tx as for rxe_rcv() */
+void rxe_resp_rcv(struct rxe_qp *qp, struct sk_buff *skb, struct rxe_tx *tx);
+/* run the responder of @tx->resp_qp now, and drop its reference */
+void rxe_resp_run_deferred(struct rxe_tx *tx);
 
 /* ---- rxe_mr_copy.c: memory access for the data path ---- */
 

@@ -87,7 +87,7 @@ static int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	}
 	skb_trim(skb, ulen);
 	skb_pull(skb, sizeof(struct udphdr));
-	rxe_rcv(rxe, skb);
+	rxe_rcv(rxe, skb, NULL);
 	ib_device_put(&rxe->ib_dev);
 	return 0;
 drop:
@@ -102,7 +102,7 @@ drop:
  * long RDMA READ) outruns the softirq.  @skb: complete, network and
  * transport headers set, skb->dev the loopback device; consumed.
  */
-void rxe_net_local_rcv(struct sk_buff *skb)
+void rxe_net_local_rcv(struct sk_buff *skb, struct rxe_tx *tx)
 {
 	struct rxe_dev *rxe;
 
@@ -112,7 +112,7 @@ void rxe_net_local_rcv(struct sk_buff *skb)
 	if (rxe) {
 		skb_pull(skb, (unsigned int)skb_transport_offset(skb) +
 			      sizeof(struct udphdr));
-		rxe_rcv(rxe, skb);
+		rxe_rcv(rxe, skb, tx);
 		ib_device_put(&rxe->ib_dev);
 	} else {
 		kfree_skb(skb);

@@ -400,8 +400,8 @@ int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			*bad_wr = wr;
 			return -EINVAL;
 		}
-		/* the doorbell: the work item takes the new WQEs */
-		rxe_req_kick(qp);
+		/* the doorbell: the requester takes the new WQEs */
+		rxe_req_doorbell(qp);
 		return 0;
 	}
 	/* kernel posters: run the requester right away (as 6.1 does) */

@@ -151,13 +151,14 @@ static bool rxe_qp_accepts(struct rxe_qp *qp, struct sk_buff *skb)
 	return true;
 }
 
-static void rxe_deliver(struct rxe_qp *qp, struct sk_buff *skb)
+static void rxe_deliver(struct rxe_qp *qp, struct sk_buff *skb,
+			struct rxe_tx *tx)
 {
 	struct rxe_pkt *pkt = rxe_pkt(skb);
 
 	pkt->qp = qp;
 	if (pkt->info.mask & RXE_REQ_MASK)
-		rxe_resp_rcv(qp, skb);
+		rxe_resp_rcv(qp, skb, tx);
 	else
 		rxe_comp_rcv(qp, skb);
 }
@@ -194,7 +195,7 @@ static bool rxe_rcv_mcast(struct rxe_dev *rxe, struct sk_buff *skb)
 		if (rxe_qp_accepts(qps[i], skb)) {
 			copy = skb_clone(skb, GFP_ATOMIC);
 			if (copy) {
-				rxe_deliver(qps[i], copy);
+				rxe_deliver(qps[i], copy, NULL);
 				taken = true;
 			}
 		}
@@ -203,7 +204,7 @@ static bool rxe_rcv_mcast(struct rxe_dev *rxe, struct sk_buff *skb)
 	return taken;
 }
 
-void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb)
+void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, struct rxe_tx *tx)
 {
 	struct rxe_pkt *pkt = rxe_pkt(skb);
 	u8 *l3 = skb_network_header(skb);
@@ -236,7 +237,7 @@ void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb)
 		rxe_elem_put(&qp->elem);
 		goto drop_count;
 	}
-	rxe_deliver(qp, skb);
+	rxe_deliver(qp, skb, tx);
 	rxe_elem_put(&qp->elem);
 	return;
 

@@ -19,8 +19,10 @@
 #define RXE_REQ_WINDOW		128
 /* ask for an ACK at least every this many packets (power of two) */
 #define RXE_REQ_ACK_EVERY	32
-/* packets sent per run before the work item yields */
+/* packets sent per pass before the runner yields */
 #define RXE_REQ_BUDGET		64
+/* passes of one run (a pass answers the requests of the one before) */
+#define RXE_REQ_LOOKS		16
 /* entries of the private copies at first (they grow to the ring) */
 #define RXE_REQ_COPIES_MIN	16
 
@@ -330,6 +332,29 @@ void rxe_req_kick(struct rxe_qp *qp)
 		queue_work_on(qp->cpu, rxe_wq, &qp->req.work);
 }
 
+void rxe_req_note(struct rxe_qp *qp)
+{
+	struct rxe_req *req = &qp->req;
+	bool asked;
+
+	spin_lock_bh(&req->lock);
+	asked = rxe_runner_ask(&req->run, &req->lock);
+	spin_unlock_bh(&req->lock);
+	if (!asked)
+		rxe_req_kick(qp);
+}
+
+void rxe_req_doorbell(struct rxe_qp *qp)
+{
+	might_sleep();
+	migrate_disable();
+	if (raw_smp_processor_id() == qp->cpu || !READ_ONCE(qp->req.wire_sent))
+		rxe_req_run_in(qp, true);
+	else
+		rxe_req_kick(qp);
+	migrate_enable();
+}
+
 /* ---- taking WQEs ---- */
 
 int rxe_req_grow(struct rxe_qp *qp, gfp_t gfp)
@@ -612,6 +637,11 @@ static int rxe_req_send_one(struct rxe_qp *qp, struct rxe_swqe *sw, u32 psn,
 	u32 idx = (u32)rxe_psn_diff(psn, sw->first_psn);
 	u32 off = idx * mtu, len = wqe->dma.length, paylen = 0, dqpn;
 	bool first = idx == 0, last, ackreq;
+	struct rxe_tx tx = {
+		.may_defer = qp->req.may_sleep,
+		.wire = false,
+		.resp_qp = NULL,
+	};
 	struct sk_buff *skb;
 	struct rxe_pkt *pkt;
 	int op, ret;
@@ -678,10 +708,14 @@ static int rxe_req_send_one(struct rxe_qp *qp, struct rxe_swqe *sw, u32 psn,
 		memset(rxe_pkt_payload(pkt) + paylen, 0, pkt->info.pad);
 	if (sw->kind == RXE_SWQE_SEND)
 		rxe_counter_inc(rxe, RXE_CNT_RDMA_SEND);
-	rxe_pkt_send(qp, av, skb);
+	rxe_pkt_send(qp, av, skb, &tx);
+	if (tx.wire && !qp->req.wire_sent)
+		WRITE_ONCE(qp->req.wire_sent, true);
 out:
 	if (ah)
 		rxe_elem_put(&ah->elem);
+	if (tx.resp_qp)
+		rxe_resp_run_deferred(&tx);
 	return ret;
 }
 
@@ -879,10 +913,16 @@ static bool rxe_req_pass(struct rxe_qp *qp)
 	return budget <= 0;
 }
 
-/* @may_sleep: the work item, which yields the CPU between packets */
+/*
+ * @may_sleep: the caller may sleep and holds no lock (the work item, a
+ * user doorbell); the runner then yields the CPU between packets and runs
+ * the responders of the requests it delivers locally (struct rxe_tx).
+ * One call makes at most RXE_REQ_LOOKS passes; more goes to the work item.
+ */
 static void rxe_req_run_in(struct rxe_qp *qp, bool may_sleep)
 {
 	struct rxe_req *req = &qp->req;
+	int looks = 0;
 	bool more;
 
 	spin_lock_bh(&req->lock);
@@ -893,7 +933,7 @@ static void rxe_req_run_in(struct rxe_qp *qp, bool may_sleep)
 	req->may_sleep = may_sleep;
 	do {
 		spin_unlock_bh(&req->lock);
-		more = rxe_req_pass(qp);
+		more = rxe_req_pass(qp) || ++looks >= RXE_REQ_LOOKS;
 		if (may_sleep)
 			cond_resched();
 		spin_lock_bh(&req->lock);

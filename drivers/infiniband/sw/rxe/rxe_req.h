@@ -90,7 +90,10 @@ struct rxe_req {
 	bool rnr_wait;		/* stopped by an RNR NAK */
 	bool stopped;		/* a WQE failed: take nothing more */
 	bool nomem;		/* no private copies: the QP goes to ERR */
-	bool may_sleep;		/* the runner is the work item */
+	bool may_sleep;		/* the runner may sleep (work item, doorbell) */
+	/* a packet went through the IP stack: send from qp->cpu only
+	 * (rxe_wq in rxe_dp.h); written by the runner, read by posters */
+	bool wire_sent;
 	u32 rnr_psn;
 	/* jiffies: the wait for an acknowledgement started (any response
 	 * from the peer, a retransmission, or a send with nothing

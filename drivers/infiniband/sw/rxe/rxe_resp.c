@@ -101,7 +101,7 @@ static void rxe_resp_ack(struct rxe_resp_ctx *c, u8 syn, u32 psn, bool atomic,
 	rxe_aeth_set(rxe_pkt_ext(pkt, RXE_HDR_AETH), syn, c->resp->msn);
 	if (atomic)
 		rxe_atmack_set(rxe_pkt_ext(pkt, RXE_HDR_ATMACK), orig);
-	rxe_pkt_send(c->qp, &c->qp->pri_av, skb);
+	rxe_pkt_send(c->qp, &c->qp->pri_av, skb, NULL);
 }
 
 static void rxe_resp_nak(struct rxe_resp_ctx *c, u8 code, u32 psn)
@@ -391,7 +391,7 @@ static int rxe_resp_read_send(struct rxe_resp_ctx *c, u32 rkey, u64 va,
 			break;
 		}
 		memset(rxe_pkt_payload(pkt) + plen, 0, pkt->info.pad);
-		rxe_pkt_send(c->qp, &c->qp->pri_av, skb);
+		rxe_pkt_send(c->qp, &c->qp->pri_av, skb, NULL);
 		/* see rxe_req_yield(): what was sent waits for a free CPU */
 		cond_resched();
 	}
@@ -977,13 +977,13 @@ static void rxe_resp_dup_ack(struct rxe_qp *qp)
 			     rxe_psn_add(qp->resp.psn, RXE_PSN_MASK), false, 0);
 }
 
-static void rxe_resp_work(struct work_struct *work)
+/* one run: at most RXE_RESP_BUDGET queued requests */
+static void rxe_resp_drain(struct rxe_qp *qp)
 {
-	struct rxe_qp *qp = container_of(work, struct rxe_qp, resp.work);
 	struct sk_buff *skb;
 	int n;
 
-	mutex_lock(&qp->resp.mutex);
+	lockdep_assert_held(&qp->resp.mutex);
 	for (n = 0; n < RXE_RESP_BUDGET; n++) {
 		skb = skb_dequeue(&qp->resp.req_pkts);
 		if (!skb)
@@ -993,12 +993,20 @@ static void rxe_resp_work(struct work_struct *work)
 	}
 	if (qp->resp.dup_ack)
 		rxe_resp_dup_ack(qp);
+}
+
+static void rxe_resp_work(struct work_struct *work)
+{
+	struct rxe_qp *qp = container_of(work, struct rxe_qp, resp.work);
+
+	mutex_lock(&qp->resp.mutex);
+	rxe_resp_drain(qp);
 	mutex_unlock(&qp->resp.mutex);
-	if (n == RXE_RESP_BUDGET && !skb_queue_empty(&qp->resp.req_pkts))
+	if (!skb_queue_empty(&qp->resp.req_pkts))
 		queue_work_on(qp->cpu, rxe_wq, &qp->resp.work);
 }
 
-void rxe_resp_rcv(struct rxe_qp *qp, struct sk_buff *skb)
+void rxe_resp_rcv(struct rxe_qp *qp, struct sk_buff *skb, struct rxe_tx *tx)
 {
 	if (skb_queue_len(&qp->resp.req_pkts) >= RXE_RESP_MAX_QUEUED) {
 		rxe_counter_inc(to_rdev(qp->ibqp.device), RXE_CNT_RCV_DROP);
@@ -1006,7 +1014,33 @@ void rxe_resp_rcv(struct rxe_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	skb_queue_tail(&qp->resp.req_pkts, skb);
+	if (tx && tx->may_defer && !tx->resp_qp) {
+		/* the local sender runs the responder when its send returns */
+		rxe_elem_get(&qp->elem);
+		tx->resp_qp = qp;
+		return;
+	}
 	queue_work_on(qp->cpu, rxe_wq, &qp->resp.work);
+}
+
+/*
+ * In the sender, after its send returned: sleepable, no lock held.  When
+ * the work item (or another sender) runs the responder, it is asked to
+ * look again instead of being waited for.
+ */
+void rxe_resp_run_deferred(struct rxe_tx *tx)
+{
+	struct rxe_qp *qp = tx->resp_qp;
+
+	might_sleep();
+	tx->resp_qp = NULL;
+	if (mutex_trylock(&qp->resp.mutex)) {
+		rxe_resp_drain(qp);
+		mutex_unlock(&qp->resp.mutex);
+	}
+	if (!skb_queue_empty(&qp->resp.req_pkts))
+		queue_work_on(qp->cpu, rxe_wq, &qp->resp.work);
+	rxe_elem_put(&qp->elem);
 }
 
 /* forget every request and message (under the mutex, or at init) */

@@ -45,6 +45,19 @@ static inline bool rxe_runner_release(struct rxe_runner *r, spinlock_t *lock)
 	return true;
 }
 
+/*
+ * Ask the running one to look again (true); false when nobody runs, so
+ * the caller must start a look itself (or queue one).
+ */
+static inline bool rxe_runner_ask(struct rxe_runner *r, spinlock_t *lock)
+{
+	lockdep_assert_held(lock);
+	if (!r->busy)
+		return false;
+	r->again = true;
+	return true;
+}
+
 /* stop now, whatever was asked; returns whether a look was asked for */
 static inline bool rxe_runner_stop(struct rxe_runner *r, spinlock_t *lock)
 {

@@ -100,7 +100,7 @@ static void rxe_push_udp(struct sk_buff *skb, u16 sport)
 }
 
 static int rxe_send4(struct rxe_dev *rxe, const struct rxe_av *av,
-		     struct sk_buff *skb, u16 sport)
+		     struct sk_buff *skb, u16 sport, struct rxe_tx *tx)
 {
 	struct net *net = dev_net(rxe->ndev);
 	struct flowi4 fl = {};
@@ -140,16 +140,18 @@ static int rxe_send4(struct rxe_dev *rxe, const struct rxe_av *av,
 	rxe_icrc_put(skb->data, skb->len - RXE_ICRC_LEN);
 	if (rt->dst.dev->flags & IFF_LOOPBACK) {
 		skb->dev = rt->dst.dev;
-		rxe_net_local_rcv(skb);
+		rxe_net_local_rcv(skb, tx);
 		return 0;
 	}
+	if (tx)
+		tx->wire = true;
 	/* net_xmit_eval() evaluates its argument twice: never call in it */
 	ret = ip_local_out(net, NULL, skb);
 	return net_xmit_eval(ret);
 }
 
 static int rxe_send6(struct rxe_dev *rxe, const struct rxe_av *av,
-		     struct sk_buff *skb, u16 sport)
+		     struct sk_buff *skb, u16 sport, struct rxe_tx *tx)
 {
 	struct net *net = dev_net(rxe->ndev);
 	struct dst_entry *dst;
@@ -194,15 +196,17 @@ static int rxe_send6(struct rxe_dev *rxe, const struct rxe_av *av,
 	rxe_icrc_put(skb->data, skb->len - RXE_ICRC_LEN);
 	if (dst->dev->flags & IFF_LOOPBACK) {
 		skb->dev = dst->dev;
-		rxe_net_local_rcv(skb);
+		rxe_net_local_rcv(skb, tx);
 		return 0;
 	}
+	if (tx)
+		tx->wire = true;
 	ret = ip6_local_out(net, NULL, skb);
 	return net_xmit_eval(ret);
 }
 
 int rxe_pkt_send(struct rxe_qp *qp, const struct rxe_av *av,
-		 struct sk_buff *skb)
+		 struct sk_buff *skb, struct rxe_tx *tx)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
 	u16 sport = rxe_src_port(qp->ibqp.qp_num);
@@ -212,9 +216,9 @@ int rxe_pkt_send(struct rxe_qp *qp, const struct rxe_av *av,
 	skb_pull(skb, (unsigned int)(rxe_pkt(skb)->hdr - skb->data));
 	rxe_test_tx(skb);
 	if (av->network_type == RXE_NETWORK_TYPE_IPV6)
-		ret = rxe_send6(rxe, av, skb, sport);
+		ret = rxe_send6(rxe, av, skb, sport, tx);
 	else
-		ret = rxe_send4(rxe, av, skb, sport);
+		ret = rxe_send4(rxe, av, skb, sport, tx);
 	if (ret)
 		return ret < 0 ? ret : -EAGAIN;
 	rxe_counter_inc(rxe, RXE_CNT_SENT_PKTS);

@@ -7,7 +7,7 @@
  */
 #include "../rxe.h"
 
-void rxe_net_local_rcv(struct sk_buff *skb)
+void rxe_net_local_rcv(struct sk_buff *skb, struct rxe_tx *tx)
 {
 	kfree_skb(skb);
 }
