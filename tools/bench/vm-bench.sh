@@ -10,7 +10,7 @@
 # BENCH_ROW_TIMEOUT (seconds a perftest run may take, default 300), BENCH_REG_MIB / BENCH_REG_REPS (reg_mr buffer size and repetitions), BENCH_REG_HUGE_MIB (the huge-page buffer's size, default 512), BENCH_CM_CONNS (cmtime's connections, default 100),
 # BENCH_REG_MR (the reg_mr_bench binary); BENCH_ROWS (the rows to run, by
 # name, default all; reg_mr, reg_mr_huge and cmtime name the other rows);
-# BENCH_PROFILE=1 (perf record -a -g over each perftest client run: the
+# BENCH_PROFILE=1 (perf record -a -g over each perftest client and reg_mr run: the
 # report, by symbol, in bench-logs/STACK-ROW.profile).
 set -u
 # shellcheck source=/dev/null
@@ -177,7 +177,7 @@ run_reg_mr() {
 		mib=$reg_huge_mib opt=(-H) sfx=_huge
 		echo $((mib / 2)) >/proc/sys/vm/nr_hugepages
 	fi
-	if "$reg_mr" -d rxe0 -s "$mib" -r "$reg_reps" "${opt[@]}" >"$log" 2>&1; then
+	if profiled "$log" "$reg_mr" -d rxe0 -s "$mib" -r "$reg_reps" "${opt[@]}" >"$log" 2>&1; then
 		for name in reg_mr dereg_mr; do
 			val=$(awk -v n="$name$sfx" '$1 == n { print $2 }' "$log")
 			record "$stack" "${name}${sfx}_${mib}m" "${val:-fail}"

@@ -4,8 +4,9 @@
  * atomics.
  *
  * Translation: an MR maps [ibmr.iova, ibmr.iova + ibmr.length).
- *  - user MRs: mr->pages[] are the kernel addresses of the pinned pages
- *    (PAGE_SIZE each); byte ibmr.iova sits ib_umem_offset() into page 0;
+ *  - user MRs: mr->pages[] are kernel addresses of blocks of the pinned
+ *    range (rxe_mr_map.h; 2^page_shift bytes each, PAGE_SIZE or more);
+ *    byte ibmr.iova sits umem->address modulo the block size into block 0;
  *  - fast-reg MRs: mr->pages[] are the page-aligned addresses from
  *    ib_sg_to_pages() (pages of ibmr.page_size; for rxe a DMA address is
  *    the kernel virtual address); byte ibmr.iova sits at its offset
@@ -48,7 +49,8 @@ static u64 rxe_mr_page_offset(const struct rxe_mr *mr, u64 iova)
 	lockdep_assert_held(&mr->lock);
 
 	if (mr->ibmr.type == IB_MR_TYPE_USER)
-		first = mr->umem ? ib_umem_offset(mr->umem) : 0;
+		first = mr->umem ? mr->umem->address &
+				   ((1ULL << mr->page_shift) - 1) : 0;
 	else
 		first = mr->ibmr.iova & ((1ULL << mr->page_shift) - 1);
 	return iova - mr->ibmr.iova + first;

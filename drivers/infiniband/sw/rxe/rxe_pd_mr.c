@@ -19,6 +19,7 @@
 #include "rxe.h"
 #include "rxe_obj.h"
 #include "rxe_dp.h"
+#include "rxe_mr_map.h"
 
 /* the rights a peer uses the rkey for (a FLUSH target's too) */
 #define RXE_ACCESS_REMOTE	(IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \
@@ -102,32 +103,60 @@ struct rxe_mr *rxe_mr_lookup(struct rxe_dev *rxe, u32 key)
 	return elem ? container_of(elem, struct rxe_mr, elem) : NULL;
 }
 
-/* Kernel addresses of the pinned pages of @umem, one per page, installed
- * as @mr's translation (the old one released).
+/* The block size of @umem's translation (rxe_mr_map.h). */
+static unsigned int rxe_umem_shift(struct ib_umem *umem)
+{
+	struct rxe_map_fit fit;
+	struct scatterlist *sg;
+	unsigned int i;
+
+	rxe_map_fit_init(&fit, umem->address & PAGE_MASK);
+	for_each_sgtable_sg(&umem->sgt_append.sgt, sg, i)
+		rxe_map_fit_add(&fit, sg->length);
+	return rxe_map_fit_shift(&fit, PAGE_SHIFT, RXE_MAP_MAX_SHIFT);
+}
+
+/*
+ * @umem's translation (one kernel address per block of the largest size
+ * its runs allow), installed as @mr's; the old one is released.
  */
 static int rxe_mr_map_umem(struct rxe_mr *mr, struct ib_umem *umem,
 			   u64 iova, u64 length)
 {
-	struct sg_page_iter iter;
+	unsigned int shift = rxe_umem_shift(umem);
+	u64 va0 = umem->address & ~((1ULL << shift) - 1);
+	u64 va = umem->address & PAGE_MASK, max, n = 0;
+	struct scatterlist *sg;
+	unsigned int i;
 	u64 *pages;
-	u32 n = 0, max;
 
-	max = ib_umem_num_pages(umem);
-	pages = (u64 *)kvcalloc(max ? max : 1, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	max = rxe_map_blocks(va, (u64)ib_umem_num_pages(umem) << PAGE_SHIFT,
+			     shift);
+	if (!max || max > U32_MAX)
+		return -EINVAL;
+	pages = (u64 *)kvmalloc_array(max, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	if (!pages)
 		return -ENOMEM;
-	ib_umem_for_each_page(umem, &iter) {
-		if (n == max)
-			break;
-		pages[n++] = (u64)(uintptr_t)page_address(sg_page_iter_page(&iter));
+	for_each_sgtable_sg(&umem->sgt_append.sgt, sg, i) {
+		if (rxe_map_fill(pages, max, &n, va0, shift, va,
+				 (u64)(uintptr_t)page_address(sg_page(sg)),
+				 sg->length)) {
+			kvfree(pages);
+			return -EINVAL;
+		}
+		va += sg->length;
+	}
+	if (n != max) {
+		kvfree(pages);
+		return -EINVAL;
 	}
 	/* the data path translates under mr->lock (rxe_mr_copy.c) */
 	spin_lock_bh(&mr->lock);
 	swap(mr->pages, pages);
-	mr->npages = n;
-	mr->max_pages = max;
-	mr->page_shift = PAGE_SHIFT;
-	mr->ibmr.page_size = PAGE_SIZE;
+	mr->npages = (u32)n;
+	mr->max_pages = (u32)max;
+	mr->page_shift = shift;
+	mr->ibmr.page_size = 1U << shift;
 	swap(mr->umem, umem);
 	mr->ibmr.iova = iova;
 	mr->ibmr.length = length;

@@ -45,6 +45,8 @@ struct Buf {
 	size_t len = 0;
 	ibv_mr *mr = nullptr;
 	bool mapped = false;	// p is an mmap of len bytes (init_mapped)
+	void *region = nullptr;	// or p lies in this mmap (init_in)
+	size_t region_len = 0;
 
 	Buf() = default;
 	Buf(const Buf &) = delete;
@@ -53,10 +55,24 @@ struct Buf {
 	{
 		if (mr)
 			ibv_dereg_mr(mr);
-		if (mapped)
+		if (region)
+			munmap(region, region_len);
+		else if (mapped)
 			munmap(p, len);
 		else if (len)
 			free(p);
+	}
+	// @n bytes at @off of @map (an mmap of @map_len bytes, which the Buf
+	// owns from now on), registered with @access: 0 or an errno
+	int init_in(ibv_pd *pd, void *map, size_t map_len, size_t off, size_t n,
+		    unsigned int access)
+	{
+		region = map;
+		region_len = map_len;
+		p = (uint8_t *)map + off;
+		len = n;
+		mr = ibv_reg_mr(pd, p, len, access);
+		return mr ? 0 : errno;
 	}
 	// @pages untouched pages from mmap, registered with @access: 0 or an errno
 	int init_mapped(ibv_pd *pd, size_t pages, unsigned int access)

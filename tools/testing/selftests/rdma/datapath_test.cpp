@@ -1133,4 +1133,135 @@ TEST_F(Dp, FlushSendInOrder)
 	EXPECT_EQ(poll_n(p.cq_a, 1, 0).size(), 0u);
 }
 
+// ---- MRs over 2 MiB pages: a user MR translates by the largest block
+// its physically contiguous runs allow (rxe_mr_map.h), so these MRs use
+// 2 MiB blocks; the MR starts and ends inside a large page
+
+struct BigPageCase {
+	bool hugetlb;	// MAP_HUGETLB, else transparent huge pages
+};
+void PrintTo(const BigPageCase &c, std::ostream *os)
+{
+	*os << (c.hugetlb ? "hugetlb" : "thp");
+}
+class BigPages : public Dp, public ::testing::WithParamInterface<BigPageCase> {
+protected:
+	static constexpr size_t kHuge = 2u << 20;
+	// a 2 MiB aligned, populated region of @n huge pages, or nullptr
+	void *region(size_t n, size_t *map_len)
+	{
+		if (GetParam().hugetlb) {
+			*map_len = n * kHuge;
+			void *m = mmap(nullptr, *map_len, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+			if (m == MAP_FAILED)
+				return nullptr;
+			memset(m, GUARD, *map_len);
+			return m;
+		}
+		// over-map, then trim to 2 MiB alignment so THP can back it
+		size_t over = (n + 1) * kHuge;
+		uint8_t *m = (uint8_t *)mmap(nullptr, over, PROT_READ | PROT_WRITE,
+					     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return nullptr;
+		uint8_t *a = (uint8_t *)(((uintptr_t)m + kHuge - 1) & ~(uintptr_t)(kHuge - 1));
+		if (a > m)
+			munmap(m, a - m);
+		if (a + n * kHuge < m + over)
+			munmap(a + n * kHuge, m + over - (a + n * kHuge));
+		*map_len = n * kHuge;
+		memset(a, GUARD, *map_len);
+		return a;
+	}
+	void TearDown() override
+	{
+		Dp::TearDown();
+		if (pool_set) {
+			EXPECT_TRUE(set_pool(0));
+		}
+	}
+	static bool set_pool(size_t n)
+	{
+		FILE *f = fopen("/proc/sys/vm/nr_hugepages", "w");
+		if (!f)
+			return false;
+		fprintf(f, "%zu\n", n);
+		return fclose(f) == 0;
+	}
+	bool pool_set = false;
+	// kB of the calling process' memory in huge pages of either kind
+	static long huge_kb()
+	{
+		FILE *f = fopen("/proc/self/smaps_rollup", "r");
+		char line[256];
+		long kb = 0, v;
+		while (f && fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "AnonHugePages: %ld", &v) == 1 ||
+			    sscanf(line, "Private_Hugetlb: %ld", &v) == 1)
+				kb += v;
+		}
+		if (f)
+			fclose(f);
+		return kb;
+	}
+};
+
+TEST_P(BigPages, WriteAndReadEveryByte)
+{
+	const size_t pages = 2, off = 3 * 4096 + 5, n = 3 * (1u << 20) + 77;
+	if (GetParam().hugetlb) {
+		// room for this case's pages in the pool (the scenario runs as
+		// root); emptied again at the end (pages in use then are freed
+		// when unmapped)
+		ASSERT_TRUE(set_pool(pages + 2)) << "nr_hugepages: " << strerror(errno);
+		pool_set = true;
+	}
+	long before = huge_kb();
+	size_t map_len = 0;
+	void *m = region(pages, &map_len);
+	ASSERT_NE(m, nullptr) << "mmap: " << strerror(errno);
+	EXPECT_GE(huge_kb() - before, 2048L) << "no part of the region is in 2 MiB pages";
+	Buf *big = new Buf;
+	bufs.push_back(big);
+	ASSERT_EQ(big->init_in(pd, m, map_len, off, n, ALL_ACCESS), 0);
+	ASSERT_NO_FATAL_FAILURE(connect());
+
+	// a WRITE of the whole MR, then short ones across each 2 MiB boundary
+	Buf &src = buf(n), &back = buf(n);
+	fill(src.p, n, 1414);
+	ASSERT_EQ(post_rdma(p.a, IBV_WR_RDMA_WRITE, 1, { src.sge(0, (uint32_t)n) },
+			    big->addr(), big->mr->rkey), 0);
+	auto w = poll_n(p.cq_a, 1);
+	ASSERT_TRUE(wc_is(w, 0, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE, 1));
+	for (size_t b = kHuge; b < off + n; b += kHuge) {
+		size_t at = b - off - 40;
+		fill(src.p + at, 80, (unsigned int)b);
+		ASSERT_EQ(post_rdma(p.a, IBV_WR_RDMA_WRITE, 2, { src.sge(at, 80) },
+				    big->addr(at), big->mr->rkey), 0);
+		w = poll_n(p.cq_a, 1);
+		ASSERT_TRUE(wc_is(w, 0, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE, 2)) << b;
+	}
+	EXPECT_EQ(diff(big->p, src.p, n), "");
+	EXPECT_EQ(untouched((uint8_t *)m, off), "") << "before the MR";
+	EXPECT_EQ(untouched(big->p + n, map_len - off - n), "") << "after the MR";
+
+	// a READ of the whole MR back
+	ASSERT_EQ(post_rdma(p.a, IBV_WR_RDMA_READ, 3, { back.sge(0, (uint32_t)n) },
+			    big->addr(), big->mr->rkey), 0);
+	w = poll_n(p.cq_a, 1);
+	ASSERT_TRUE(wc_is(w, 0, IBV_WC_SUCCESS, IBV_WC_RDMA_READ, 3));
+	EXPECT_EQ(diff(back.p, src.p, n), "");
+	// one byte past the MR's end is refused
+	ASSERT_EQ(post_rdma(p.a, IBV_WR_RDMA_READ, 4, { back.sge(0, 2) },
+			    big->addr(n - 1), big->mr->rkey), 0);
+	w = poll_n(p.cq_a, 1);
+	EXPECT_TRUE(wc_is(w, 0, IBV_WC_REM_ACCESS_ERR, IBV_WC_RDMA_READ, 4));
+}
+
+INSTANTIATE_TEST_SUITE_P(Dp, BigPages, ::testing::Values(BigPageCase{ false }, BigPageCase{ true }),
+			 [](const ::testing::TestParamInfo<BigPageCase> &i) {
+				 return std::string(i.param.hugetlb ? "Hugetlb" : "Thp");
+			 });
+
 } // namespace
