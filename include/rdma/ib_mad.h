@@ -48,6 +48,7 @@ struct rdma_mad_recv {
 /* How a send ended; each send is reported exactly once. */
 struct rdma_mad_send_done {
 	u64 tid;
+	u64 send_id;			/* the send's ID on its port */
 	void *context;			/* as given to rdma_mad_send() */
 	enum ib_wc_status status;	/* SUCCESS, RESP_TIMEOUT_ERR,
 					 * WR_FLUSH_ERR (canceled), or the
@@ -100,10 +101,22 @@ int rdma_mad_send(struct rdma_mad_agent *agent, const struct rdma_mad_dest *dest
 		  const u8 *mad, u32 timeout_ms, u32 retries, bool match_peer,
 		  void *context);
 /*
- * Cancel the agent's outstanding send with @tid: it ends with
- * WR_FLUSH_ERR (now, or at its send completion).  -ENOENT if none.
+ * rdma_mad_send() that also stores, on success, the send's ID in
+ * *@send_id: unique among the sends of the agent's port and never 0.  It
+ * is the only handle that names one send: a TID does not, as a request
+ * and the answers to it share theirs, and so do both ends of a loopback
+ * exchange on one port.
  */
-int rdma_mad_cancel(struct rdma_mad_agent *agent, u64 tid);
+int rdma_mad_send_tracked(struct rdma_mad_agent *agent,
+			  const struct rdma_mad_dest *dest, const u8 *mad,
+			  u32 timeout_ms, u32 retries, bool match_peer,
+			  void *context, u64 *send_id);
+/*
+ * Cancel the agent's outstanding send @send_id (rdma_mad_send_tracked()):
+ * it ends with WR_FLUSH_ERR (now, or at its send completion).  -ENOENT if
+ * it has ended already.
+ */
+int rdma_mad_cancel(struct rdma_mad_agent *agent, u64 send_id);
 
 /* What a port counted so far (rdma_mad_port_stats()). */
 struct rdma_mad_stats {

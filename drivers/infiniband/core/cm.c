@@ -323,7 +323,7 @@ static void cm_cancel_armed(struct cm_id_priv *p)
 	lockdep_assert_held(&p->mutex);
 	if (p->armed) {
 		p->armed = false;
-		rdma_mad_cancel(p->armed_agent, p->armed_tid);
+		rdma_mad_cancel(p->armed_agent, p->armed_send);
 	}
 	if (p->mra_pending) {
 		p->mra_pending = false;
@@ -429,7 +429,8 @@ void cm_send_handler(struct rdma_mad_agent *agent,
 	if (!p)
 		return;
 	mutex_lock(&p->mutex);
-	if (p->armed && p->armed_agent == agent && p->armed_tid == done->tid &&
+	if (p->armed && p->armed_agent == agent &&
+	    p->armed_send == done->send_id &&
 	    done->status != IB_WC_WR_FLUSH_ERR && !p->destroying) {
 		p->armed = false;
 		cm_timeout(p, done->status);

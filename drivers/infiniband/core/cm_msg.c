@@ -348,19 +348,17 @@ int cm_send_tx(struct cm_id_priv *p, enum ib_cm_sm_tx tx, bool arm,
 		ret = rdma_mad_send(agent, &dest, mad, 0, 0, false, NULL);
 		goto out;
 	}
+	/* the send's reference, dropped by cm_send_handler() */
 	cm_id_get(p);
-	ret = rdma_mad_send(agent, &dest, mad, p->timeout_ms,
-			    ib_cm_retries(p->max_cm_retries), false, p);
+	ret = rdma_mad_send_tracked(agent, &dest, mad, p->timeout_ms,
+				    ib_cm_retries(p->max_cm_retries), false, p,
+				    &p->armed_send);
 	if (ret) {
 		cm_id_put(p);
 		goto out;
 	}
 	p->armed = true;
 	p->armed_agent = agent;
-	p->armed_tid = tx == IB_CM_TX_REQ ? p->req_tid :
-		       tx == IB_CM_TX_REP ? p->req_tid :
-		       tx == IB_CM_TX_SIDR_REQ ? p->sidr_tid :
-		       ib_cm_wire_new_tid(p->port->hi_tid, p->local_id);
 out:
 	kfree(b);
 	return ret;

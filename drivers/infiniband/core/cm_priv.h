@@ -122,10 +122,14 @@ struct cm_id_priv {
 	u64 dreq_tid;			/* DREP */
 	u64 sidr_tid;			/* SIDR_REP */
 
-	/* the armed send (IB_CM_DO_ARM), its end steps IB_CM_IN_TIMEOUT */
+	/*
+	 * the armed send (IB_CM_DO_ARM), its end steps IB_CM_IN_TIMEOUT;
+	 * named by its MAD-layer send ID, never by its TID, which the REQ,
+	 * the DREQ and the peer's answers to them share
+	 */
 	bool armed;
 	struct rdma_mad_agent *armed_agent;
-	u64 armed_tid;
+	u64 armed_send;
 	bool mra_pending;		/* mra_work runs as our timeout */
 
 	/* the last MRA, REP, RTU sent: answers to duplicates */

@@ -88,6 +88,7 @@ struct mad_port {
 	struct delayed_work timer_work;
 	wait_queue_head_t waitq;
 	struct rdma_mad_stats stats;
+	u64 last_send_id;		/* under lock; IDs start at 1 */
 };
 
 struct mad_dev {
@@ -651,9 +652,10 @@ static struct ib_ah *mad_create_ah(struct mad_port *port,
 	return rdma_create_ah(port->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
 }
 
-int rdma_mad_send(struct rdma_mad_agent *agent, const struct rdma_mad_dest *dest,
-		  const u8 *mad, u32 timeout_ms, u32 retries, bool match_peer,
-		  void *context)
+int rdma_mad_send_tracked(struct rdma_mad_agent *agent,
+			  const struct rdma_mad_dest *dest, const u8 *mad,
+			  u32 timeout_ms, u32 retries, bool match_peer,
+			  void *context, u64 *send_id)
 {
 	struct mad_port *port = agent->port;
 	struct ib_mad_send_args args = {
@@ -665,6 +667,7 @@ int rdma_mad_send(struct rdma_mad_agent *agent, const struct rdma_mad_dest *dest
 	struct ib_mad_wire_hdr hdr;
 	struct mad_send *ms;
 	int slot, ret;
+	u64 id;
 
 	might_sleep();
 	if (ib_mad_wire_hdr_decode(mad, IB_MAD_WIRE_SIZE, &hdr))
@@ -701,6 +704,9 @@ int rdma_mad_send(struct rdma_mad_agent *agent, const struct rdma_mad_dest *dest
 		goto err_ah;
 	}
 	port->send_obj[slot] = ms;
+	/* set before the post: the send may end as soon as it is posted */
+	ms->done.send_id = ++port->last_send_id;
+	id = ms->done.send_id;
 	atomic_inc(&agent->outstanding);
 	ret = mad_post_send(port, (u32)slot);
 	if (ret) {
@@ -716,6 +722,8 @@ int rdma_mad_send(struct rdma_mad_agent *agent, const struct rdma_mad_dest *dest
 		goto err_ah;
 	}
 	mutex_unlock(&port->lock);
+	if (send_id)
+		*send_id = id;
 	return 0;
 
 err_ah:
@@ -725,9 +733,18 @@ err_unlock:
 	kfree(ms);
 	return ret;
 }
+EXPORT_SYMBOL(rdma_mad_send_tracked);
+
+int rdma_mad_send(struct rdma_mad_agent *agent, const struct rdma_mad_dest *dest,
+		  const u8 *mad, u32 timeout_ms, u32 retries, bool match_peer,
+		  void *context)
+{
+	return rdma_mad_send_tracked(agent, dest, mad, timeout_ms, retries,
+				     match_peer, context, NULL);
+}
 EXPORT_SYMBOL(rdma_mad_send);
 
-int rdma_mad_cancel(struct rdma_mad_agent *agent, u64 tid)
+int rdma_mad_cancel(struct rdma_mad_agent *agent, u64 send_id)
 {
 	struct mad_port *port = agent->port;
 	struct ib_mad_send_action act;
@@ -738,7 +755,7 @@ int rdma_mad_cancel(struct rdma_mad_agent *agent, u64 tid)
 	for (slot = 0; slot < IB_MAD_SEND_MAX; slot++) {
 		struct mad_send *ms = port->send_obj[slot];
 
-		if (!ms || ms->agent != agent || ms->done.tid != tid)
+		if (!ms || ms->agent != agent || ms->done.send_id != send_id)
 			continue;
 		ret = ib_mad_send_cancel(&port->sends, slot, &act);
 		if (!ret)

@@ -340,6 +340,51 @@ static void mad_unregister_cancels(struct kunit *test)
 }
 
 /*
+ * Two sends of one agent with one TID, as a CM request and the peer's
+ * answer to it have on a loopback port: canceling the later one by its
+ * send ID ends that one, at once, and leaves the earlier one waiting.
+ */
+static void mad_cancel_names_one_send(struct kunit *test)
+{
+	struct madk *k = (struct madk *)test->priv;
+	struct rdma_mad_dest dest = madk_dest(k);
+	struct madk_agent *req;
+	u8 mad[IB_MAD_WIRE_SIZE];
+	u64 tid, first = 0, second = 0;
+	int ctx_first, ctx_second;
+	ktime_t t0;
+
+	req = madk_requester(test);
+	tid = rdma_mad_agent_new_tid(req->agent);
+	madk_build(mad, MADK_CLASS_UNCLAIMED, IB_MAD_WIRE_METHOD_SEND, tid);
+	KUNIT_ASSERT_EQ(test, rdma_mad_send_tracked(req->agent, &dest, mad,
+						    30000, 5, false,
+						    &ctx_first, &first), 0);
+	KUNIT_ASSERT_EQ(test, rdma_mad_send_tracked(req->agent, &dest, mad,
+						    30000, 5, false,
+						    &ctx_second, &second), 0);
+	KUNIT_EXPECT_NE(test, first, 0ULL);
+	KUNIT_EXPECT_NE(test, first, second);
+
+	t0 = ktime_get();
+	KUNIT_EXPECT_EQ(test, rdma_mad_cancel(req->agent, second), 0);
+	KUNIT_EXPECT_TRUE(test, madk_wait(&req->send_done));
+	KUNIT_EXPECT_LT(test, ktime_ms_delta(ktime_get(), t0), (s64)2000);
+	KUNIT_EXPECT_EQ(test, req->nsend_done, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, req->last_done.context, (void *)&ctx_second);
+	KUNIT_EXPECT_EQ(test, req->last_done.send_id, second);
+	KUNIT_EXPECT_EQ(test, req->last_done.tid, tid);
+	KUNIT_EXPECT_EQ(test, req->last_done.status, IB_WC_WR_FLUSH_ERR);
+	/* an ended send is no longer found */
+	KUNIT_EXPECT_EQ(test, rdma_mad_cancel(req->agent, second), -ENOENT);
+
+	rdma_mad_agent_unregister(req->agent);
+	KUNIT_EXPECT_EQ(test, req->nsend_done, 2U);
+	KUNIT_EXPECT_PTR_EQ(test, req->last_done.context, (void *)&ctx_first);
+	KUNIT_EXPECT_EQ(test, req->last_done.send_id, first);
+}
+
+/*
  * Remove the device (as "rdma link delete" does) with two agents
  * registered and a send outstanding: the send ends canceled, later sends
  * fail with -ENODEV, and the agents unregister cleanly afterwards.
@@ -383,6 +428,7 @@ static struct kunit_case mad_cases[] = {
 	KUNIT_CASE(mad_unclaimed_get_answered),
 	KUNIT_CASE(mad_timeout_after_retries),
 	KUNIT_CASE(mad_unregister_cancels),
+	KUNIT_CASE(mad_cancel_names_one_send),
 	KUNIT_CASE(mad_device_removal),
 	{}
 };

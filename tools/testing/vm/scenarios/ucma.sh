@@ -7,7 +7,8 @@
 #  - the stock tools, each side under a timeout, judged by their output:
 #    rping (-V -v, several sizes and counts: every ping line must come
 #    back), ucmatose (connections x messages), udaddy, mckey, rdma_server
-#    and rdma_client, cmtime, rstream and riostream (rsockets, -T v
+#    and rdma_client, cmtime (and cmtime -c 100: the longest destroy
+#    bounded), rstream and riostream (rsockets, -T v
 #    verifies), perftest -R; all but mckey and perftest again over IPv6
 #    (fd00::1 on veth0);
 #  - a client and then a server SIGKILLed mid-connection leave no CM ID,
@@ -189,6 +190,25 @@ next_port
 PAIR_LINGER=1 pair cmtime 240 '' '^connect +: ' \
 	-- cmtime -b $ADDR -p $port -c 10 \
 	-- cmtime -s $ADDR -p $port -c 10
+# cmtime-c100: 100 connections, every rdma_destroy_id within
+# CMTIME_DESTROY_MAX_MS (the longest destroy, cmtime's "max ms"): a
+# destroy waits only for the send completion of its canceled MADs, never
+# for a CM timeout (6 s and more)
+CMTIME_DESTROY_MAX_MS=${CMTIME_DESTROY_MAX_MS:-3000}
+next_port
+PAIR_LINGER=1 pair cmtime-c100 300 '' '^destroy +: ' \
+	-- cmtime -b $ADDR -p $port -c 100 \
+	-- cmtime -s $ADDR -p $port -c 100
+if wanted cmtime-c100 && [ -f "$W/cmtime-c100.client" ]; then
+	dmax=$(awk '$1 == "destroy" { printf "%d", $4 }' "$W/cmtime-c100.client")
+	if [ -n "$dmax" ] && [ "$dmax" -le "$CMTIME_DESTROY_MAX_MS" ]; then
+		echo "PASS cmtime-c100-destroy (longest destroy $dmax ms)"
+	else
+		echo "FAIL cmtime-c100-destroy: longest destroy ${dmax:-?} ms," \
+		     "more than $CMTIME_DESTROY_MAX_MS"
+		fails=$((fails + 1))
+	fi
+fi
 next_port
 pair rstream-verify 240 '^custom +[0-9]' '^custom +[0-9]' \
 	-- rstream -b $ADDR -p $port -T v -C 50 -I 2 -S 4096 \
