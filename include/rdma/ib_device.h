@@ -25,6 +25,7 @@
 #include <rdma/restrack.h>
 
 #define IB_DEVICE_NAME_MAX	64
+#define IB_FW_VERSION_NAME_MAX	64
 
 struct ib_device;
 struct ib_udata;
@@ -271,6 +272,11 @@ struct ib_device_ops {
 	void (*dealloc_driver)(struct ib_device *dev);
 	/* P_Key table entry (sysfs ports/N/pkeys/I); -EINVAL past the end. */
 	int (*query_pkey)(struct ib_device *dev, u32 port, u16 index, u16 *pkey);
+	/*
+	 * The firmware version as users read it (sysfs fw_ver, "rdma dev"):
+	 * a NUL-terminated string of at most IB_FW_VERSION_NAME_MAX bytes.
+	 */
+	void (*get_dev_fw_str)(struct ib_device *dev, char *str);
 	/* Driver's own files in the device's sysfs directory (may be NULL). */
 	const struct attribute_group *device_group;
 
@@ -478,6 +484,8 @@ struct ib_device *_ib_alloc_device(size_t size);
 		struct drv_struct, member)
 void ib_dealloc_device(struct ib_device *device);
 void ib_set_device_ops(struct ib_device *device, const struct ib_device_ops *ops);
+/* ops.get_dev_fw_str's string, or "" (@str: IB_FW_VERSION_NAME_MAX bytes) */
+void ib_get_device_fw_str(struct ib_device *device, char *str);
 
 int ib_register_device(struct ib_device *device, const char *name,
 		       struct device *dma_device);

@@ -132,6 +132,7 @@ void ib_set_device_ops(struct ib_device *dev, const struct ib_device_ops *ops)
 	IB_OPS_FILL(get_hw_stats);
 	IB_OPS_FILL(dealloc_driver);
 	IB_OPS_FILL(query_pkey);
+	IB_OPS_FILL(get_dev_fw_str);
 	IB_OPS_FILL(device_group);
 	IB_OPS_FILL(alloc_ucontext);
 	IB_OPS_FILL(dealloc_ucontext);
@@ -177,6 +178,15 @@ void ib_set_device_ops(struct ib_device *dev, const struct ib_device_ops *ops)
 #undef IB_OPS_FILL
 }
 EXPORT_SYMBOL(ib_set_device_ops);
+
+void ib_get_device_fw_str(struct ib_device *dev, char *str)
+{
+	str[0] = '\0';
+	if (dev->ops.get_dev_fw_str)
+		dev->ops.get_dev_fw_str(dev, str);
+	str[IB_FW_VERSION_NAME_MAX - 1] = '\0';
+}
+EXPORT_SYMBOL(ib_get_device_fw_str);
 
 /* ---- names ---------------------------------------------------------- */
 

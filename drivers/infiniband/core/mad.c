@@ -988,6 +988,9 @@ static int mad_add_one(struct ib_device *device)
 	struct mad_port *port;
 	u32 p, n = device->phys_port_cnt;
 
+	/* QP1 is a QP of the device: none without QPs */
+	if (!device->ops.create_qp)
+		return -EOPNOTSUPP;
 	md = (struct mad_dev *)kzalloc(struct_size(md, port, n), GFP_KERNEL);
 	if (!md)
 		return -ENOMEM;

@@ -126,6 +126,7 @@ static const char *dev_protocol(struct ib_device *dev)
 static int fill_dev_info(struct sk_buff *msg, struct ib_device *dev)
 {
 	const char *proto = dev_protocol(dev);
+	char fw[IB_FW_VERSION_NAME_MAX];
 
 	if (fill_dev_handle(msg, dev) ||
 	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, dev->phys_port_cnt) ||
@@ -137,6 +138,10 @@ static int fill_dev_info(struct sk_buff *msg, struct ib_device *dev)
 	    nla_put_u8(msg, RDMA_NLDEV_ATTR_DEV_DIM, 0))
 		return -EMSGSIZE;
 	if (proto && nla_put_string(msg, RDMA_NLDEV_ATTR_DEV_PROTOCOL, proto))
+		return -EMSGSIZE;
+	/* "rdma dev" prints fw only when the attribute is there */
+	ib_get_device_fw_str(dev, fw);
+	if (fw[0] && nla_put_string(msg, RDMA_NLDEV_ATTR_FW_VERSION, fw))
 		return -EMSGSIZE;
 	return 0;
 }

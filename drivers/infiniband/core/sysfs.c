@@ -59,11 +59,14 @@ static ssize_t sys_image_guid_show(struct device *d,
 	return show_guid(buf, READ_ONCE(to_ibdev(d)->attrs.sys_image_guid));
 }
 
-/* No driver formats a firmware version yet: empty, like upstream rxe. */
+/* The driver's string; empty for a driver without one (rxe). */
 static ssize_t fw_ver_show(struct device *d, struct device_attribute *a,
 			   char *buf)
 {
-	return sysfs_emit(buf, "\n");
+	char fw[IB_FW_VERSION_NAME_MAX];
+
+	ib_get_device_fw_str(to_ibdev(d), fw);
+	return sysfs_emit(buf, "%s\n", fw);
 }
 
 static ssize_t node_desc_show(struct device *d, struct device_attribute *a,

@@ -258,6 +258,9 @@ static int uverbs_add(struct ib_device *ib_dev)
 	struct uverbs_device *udev;
 	int devnum, ret;
 
+	/* a kernel-verbs device (no user contexts) gets no char device */
+	if (!ib_dev->ops.alloc_ucontext)
+		return -EOPNOTSUPP;
 	devnum = ida_alloc_max(&uverbs_ida, UVERBS_MAX_DEVICES - 1, GFP_KERNEL);
 	if (devnum < 0)
 		return devnum;
