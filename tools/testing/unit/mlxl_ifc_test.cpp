@@ -145,7 +145,7 @@ TEST(MlxlIfc, LayoutTableIsConsistent)
 		for (unsigned int k = 0; k < l->n_out; k++)
 			EXPECT_LT(l->out[k].off + 4u, l->out_len + 1u) << l->out[k].name;
 	}
-	EXPECT_GE(i, 17u);
+	EXPECT_GE(i, 46u);
 	EXPECT_STREQ(mlxl_cmd_name(0x999), "UNKNOWN");
 }
 
@@ -169,4 +169,99 @@ TEST(MlxlIfc, CrossCheckWithModelFieldTable)
 	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_ENABLE_HCA, 0x08, 30, 16));
 	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_CREATE_EQ, 0x10, 16, 16));
 	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_SET_ISSI, 0x08, 31, 16));
+	// ... nor what a thin RoCE driver leaves alone: mkc.umr_en and
+	// mkc.free, cqc.cc, qpc.state at create, create-time qpc fields on a
+	// transition, the alternate address path, srqc.xrcd, a vport's
+	// addresses list, anything in a 2ERR/2RST or ALLOC_PD beyond the
+	// header and the number
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_CREATE_MKEY, 0x10, 15, 15));
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_CREATE_MKEY, 0x10, 30, 30));
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_CREATE_CQ, 0x10, 20, 20));
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_CREATE_QP, 0x18, 31, 28));
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_INIT2RTR_QP, 0x1c, 23, 0));
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_RTR2RTS_QP, 0x94, 23, 0));
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_INIT2RTR_QP, 0x5c, 15, 0));
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_CREATE_SRQ, 0x14, 23, 0));
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_MODIFY_NIC_VPORT_CONTEXT,
+					  0x200 - 4, 31, 0));
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_2ERR_QP, 0x18, 31, 0));
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_ALLOC_PD, 0x08, 23, 0));
+	EXPECT_FALSE(fwsim_in_field_known(MLXL_OP_DEALLOC_PD, 0x08, 31, 24));
+}
+
+// The model's table of QP transition fields names the same bits as the
+// driver's layout: each field set through the driver's accessor is seen
+// by the model at its own position and nowhere else.
+TEST(MlxlIfc, ModelQpFieldsMatchDriverLayout)
+{
+	struct {
+		int id;
+		unsigned int off, hi, lo;	/* driver position; hi = 0: bytes */
+		unsigned int len;
+	} map[] = {
+		{ FWSIM_QPF_MTU, MLXL_F_QPC_MTU, 0 },
+		{ FWSIM_QPF_LOG_MSG_MAX, MLXL_F_QPC_LOG_MSG_MAX, 0 },
+		{ FWSIM_QPF_REMOTE_QPN, MLXL_F_QPC_REMOTE_QPN, 0 },
+		{ FWSIM_QPF_PKEY_INDEX, MLXL_F_ADS_PKEY_INDEX, 0 },
+		{ FWSIM_QPF_ACK_TIMEOUT, MLXL_F_ADS_ACK_TIMEOUT, 0 },
+		{ FWSIM_QPF_SRC_ADDR_INDEX, MLXL_F_ADS_SRC_ADDR_INDEX, 0 },
+		{ FWSIM_QPF_STAT_RATE, MLXL_F_ADS_STAT_RATE, 0 },
+		{ FWSIM_QPF_HOP_LIMIT, MLXL_F_ADS_HOP_LIMIT, 0 },
+		{ FWSIM_QPF_TCLASS, MLXL_F_ADS_TCLASS, 0 },
+		{ FWSIM_QPF_FLOW_LABEL, MLXL_F_ADS_FLOW_LABEL, 0 },
+		{ FWSIM_QPF_RGID, MLXL_ADS_RGID_RIP, 0, 0, 16 },
+		{ FWSIM_QPF_ECN, MLXL_F_ADS_ECN, 0 },
+		{ FWSIM_QPF_DSCP, MLXL_F_ADS_DSCP, 0 },
+		{ FWSIM_QPF_UDP_SPORT, MLXL_F_ADS_UDP_SPORT, 0 },
+		{ FWSIM_QPF_ETH_PRIO, MLXL_F_ADS_ETH_PRIO, 0 },
+		{ FWSIM_QPF_SL, MLXL_F_ADS_SL, 0 },
+		{ FWSIM_QPF_PORT, MLXL_F_ADS_VHCA_PORT_NUM, 0 },
+		{ FWSIM_QPF_RMAC, 0x56, 0, 0, 6 },	/* rmac_47_32 and rmac_31_0 */
+		{ FWSIM_QPF_LOG_SRA_MAX, MLXL_F_QPC_LOG_SRA_MAX, 0 },
+		{ FWSIM_QPF_RETRY_COUNT, MLXL_F_QPC_RETRY_COUNT, 0 },
+		{ FWSIM_QPF_RNR_RETRY, MLXL_F_QPC_RNR_RETRY, 0 },
+		{ FWSIM_QPF_NEXT_SEND_PSN, MLXL_F_QPC_NEXT_SEND_PSN, 0 },
+		{ FWSIM_QPF_LOG_RRA_MAX, MLXL_F_QPC_LOG_RRA_MAX, 0 },
+		{ FWSIM_QPF_RRE, MLXL_F_QPC_RRE, 0 },
+		{ FWSIM_QPF_RWE, MLXL_F_QPC_RWE, 0 },
+		{ FWSIM_QPF_RAE, MLXL_F_QPC_RAE, 0 },
+		{ FWSIM_QPF_MIN_RNR_NAK, MLXL_F_QPC_MIN_RNR_NAK, 0 },
+		{ FWSIM_QPF_NEXT_RCV_PSN, MLXL_F_QPC_NEXT_RCV_PSN, 0 },
+		{ FWSIM_QPF_Q_KEY, MLXL_F_QPC_Q_KEY, 0 },
+	};
+	std::set<int> seen;
+
+	ASSERT_EQ(sizeof(map) / sizeof(map[0]), (size_t)FWSIM_NR_QPF);
+	for (auto &m : map) {
+		const fwsim_qpf_desc &f = fwsim_qpf[m.id];
+		uint8_t buf[MLXL_QP_MODIFY_IN_LEN] = {};
+
+		SCOPED_TRACE(f.name);
+		EXPECT_TRUE(seen.insert(m.id).second);
+		if (m.len) {
+			memset(buf + m.off, 0xff, m.len);
+			EXPECT_EQ(f.len, m.len);
+		} else {
+			mlxl_set(buf, m.off, m.hi, m.lo, 0xffffffff);
+			EXPECT_EQ(f.len, 0u);
+		}
+		// clear the model's idea of the field: nothing may remain
+		if (f.len)
+			memset(buf + f.off, 0, f.len);
+		else
+			mlxl_set(buf, f.off, f.hi, f.lo, 0);
+		for (unsigned int i = 0; i < sizeof(buf); i++)
+			EXPECT_EQ(buf[i], 0) << "byte " << i;
+		// and the model's command table knows those bits
+		if (!f.len) {
+			EXPECT_TRUE(fwsim_in_field_known(MLXL_OP_INIT2RTR_QP, f.off,
+							 f.hi, f.lo));
+		}
+		for (unsigned int b = f.off; b < (unsigned int)f.off + f.len; b++) {
+			unsigned int hi = 31 - 8 * (b & 3);
+
+			EXPECT_TRUE(fwsim_in_field_known(MLXL_OP_INIT2RTR_QP, b & ~3u,
+							 hi, hi - 7)) << "byte " << b;
+		}
+	}
 }

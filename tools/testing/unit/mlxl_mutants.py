@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # Deliberate breakages of the mlx-lite pure files: each entry breaks one
-# rule in the code, rebuilds the two mlx-lite host tests and lists the cases
-# that went red.  Every case of mlxl_ifc_test and mlxl_fwsim_test must go
-# red under at least one breakage; the last line says which did not.
+# rule in the code, rebuilds the mlx-lite host tests and lists the cases
+# that went red.  Every case of mlxl_ifc_test, mlxl_fwsim_test,
+# mlxl_fwsim_obj_test and mlxl_fwsim_qp_test must go red under at least one
+# breakage; the last line says which did not.  B45 onwards break the
+# object plane.
 # The source files are restored after each breakage.
 #
 # usage: tools/testing/unit/mlxl_mutants.py [BUILD_DIR] [Bn ...]
@@ -57,7 +59,7 @@ B=[
 		fail(fw, cmd, ST_BAD_OP, FWSIM_E_BAD_OPCODE);''', '''	if (!d) {
 		return 0;'''),
 ('B24 model accepts any function', F+'fwsim_hca.c', 'if (fwsim_rd(fw->in, FN_ECPU) || fwsim_rd(fw->in, FN_ID)) {', 'if (0) {'),
-('B25 model lets read-only caps change', F+'fwsim_caps.c', '''		if ((cap[i] ^ cur[i]) & ~wmask[i])''', '''		if (0 && ((cap[i] ^ cur[i]) & ~wmask[i]))'''),
+('B25 model lets read-only caps change', F+'fwsim_caps.c', '''		if (diff & ~writable_mask(off))''', '''		if (0 && (diff & ~writable_mask(off)))'''),
 ('B26 model lets caps exceed max', F+'fwsim_caps.c', '''		if (fwsim_rd(cap, w->off, w->hi, w->lo) >''', '''		if (0 && fwsim_rd(cap, w->off, w->hi, w->lo) >'''),
 ('B27 SET_HCA_CAP forgets init pages', F+'fwsim_hca.c', 'fw->owed = fw->init_pages;', 'fw->owed = 0;'),
 ('B28 model never checks signatures', F+'fwsim_cmd.c', '''	return fwsim_rd(fw->caps[0][1], 0x40, 15, 14) != 0;''', '''	return 0 && fwsim_rd(fw->caps[0][1], 0x40, 15, 14) != 0;'''),
@@ -90,7 +92,48 @@ B.append(('B44 model misses a page twice in one list', F+'fwsim_hca.c',
 	  '''			if (fwsim_rd64(fw->in, MP_PAS + 8 * j) == a) {''',
 	  '''			if (0 && fwsim_rd64(fw->in, MP_PAS + 8 * j) == a) {'''))
 
-TESTS = ['mlxl_ifc_test', 'mlxl_fwsim_test']
+O=F+'fwsim_obj.c'
+Q=F+'fwsim_qp.c'
+P=F+'fwsim_port.c'
+B += [
+('B45 RC RTR2RTS lands in RTR', Q, 'E(RTR, OP_RTR2RTS, RTS, RC, 0,', 'E(RTR, OP_RTR2RTS, RTR, RC, 0,'),
+('B46 MKey takes no PD reference', O, '''	fwsim_bcopy(mk->mkc, fw->in + MKC_OFF, FWSIM_MKC_LEN);
+	pd->refs++;''', '''	fwsim_bcopy(mk->mkc, fw->in + MKC_OFF, FWSIM_MKC_LEN);'''),
+('B47 CQ takes no EQ reference', O, '''	fw->eqs[eqn].refs++;''', ''),
+('B48 CQ destroyed while in use', O, '''	if (cq->refs) {''', '''	if (0) {'''),
+('B49 missing required QP field accepted', Q, '''		if (e->req & (1u << i)) {
+			if (set)''', '''		if (e->req & (1u << i)) {
+			if (1)'''),
+('B50 QP field foreign to the edge accepted', Q, '''		} else if (!set || (e->opt & (1u << i)) ||''', '''		} else if (1 || (e->opt & (1u << i)) ||'''),
+('B51 opt_param_mask unchecked', Q, '''	if (mask & ~e->optpar) {''', '''	if (0) {'''),
+('B52 QP edges ignore the current state', Q, '''		if (fwsim_qp_edges[i].from == cur &&''', '''		if ((1 || fwsim_qp_edges[i].from == cur) &&'''),
+('B53 objects_alive forgets PDs', O, '''	return fw->nr_pds + fw->nr_tds +''', '''	return fw->nr_tds +'''),
+('B54 GID index checked against the table, not the cap', P, '''	if (IN(RA_INDEX) >= gid_table_len(fw)) {''', '''	if (IN(RA_INDEX) >= FWSIM_MAX_GIDS) {'''),
+('B55 object limits ignore the caps', O, '''	return alive < (lim < table ? lim : table);''', '''	return alive < table + 0 * lim;'''),
+('B56 PD slot 0 never handed out', O, '''	for (i = 0; i < FWSIM_MAX_PDS; i++)
+		if (!fw->pds[i].used)''', '''	for (i = 1; i < FWSIM_MAX_PDS; i++)
+		if (!fw->pds[i].used)'''),
+('B57 PA MKey range unchecked', O, '''		if (oct || log_pg || (len64 ? start || len : !len ||''', '''		if (oct || log_pg || (len64 ? 0 : !len ||'''),
+('B58 MTT entries not kept', O, '''		fw->pas_pool[*pool_off + i] = fwsim_rd64(fw->in, in_off + 8 * i);''', '''		(void)0;'''),
+('B59 remote write without local write', O, '''	return !(acc & (ACC_RW | ACC_A)) || (acc & ACC_LW);''', '''	return acc || !acc;'''),
+('B60 doorbell record alignment unchecked', O, '''	if (!dbr || (dbr & 7)) {''', '''	if (!dbr) {'''),
+('B61 ts_format unchecked', Q, '''	    IN(Q_TS_FORMAT) != ts ||''', '''	    (0 && IN(Q_TS_FORMAT) != ts) ||'''),
+('B62 a second GSI QP', Q, '''	    (IN(Q_ST) == FWSIM_QPT_GSI && gsi_alive(fw))) {''', '''	    (0 && IN(Q_ST) == FWSIM_QPT_GSI && gsi_alive(fw))) {'''),
+('B63 RoCE off under live QPs', P, '''	if ((sel & SEL_ROCE_EN) && !roce && fw->nr_qps) {''', '''	if (0) {'''),
+('B64 permanent MAC stored one byte off', P, '''		fw->perm_mac[5] = (u8)mac_lo;''', '''		fw->perm_mac[5] = (u8)(mac_lo >> 8);'''),
+('B65 RC path GID not checked', Q, '''	    !fwsim_gid_valid(fw, IN(Q_SRC_ADDR_IDX)))''', '''	    0)'''),
+('B66 DISABLE_HCA keeps the port', F+'fwsim_hca.c', '''	fwsim_caps_init(fw);
+	fwsim_port_reset(fw);''', '''	fwsim_caps_init(fw);'''),
+('B67 RC INIT2RTR does not need the remote MAC', Q, '''	  F(MTU) | F(REMOTE_QPN) | F(RGID) | F(HOP_LIMIT) | F(RMAC),''', '''	  F(MTU) | F(REMOTE_QPN) | F(RGID) | F(HOP_LIMIT),'''),
+('B68 RST2INIT without RoCE enabled', Q, '''	if (e->opcode == OP_RST2INIT && !fw->roce_en)''', '''	if (0)'''),
+('B69 QUERY_QP shows a wrong state after a transition', Q, '''	fwsim_wr(qp->qpc, 0x00, 31, 28, e->to);''', '''	fwsim_wr(qp->qpc, 0x00, 31, 28, e->to ^ 1u);'''),
+('B70 model q_key one word off', Q, '''#define Q_Q_KEY		0xc0, 31, 0''', '''#define Q_Q_KEY		0xc4, 31, 0'''),
+('B71 EQ destroyed under its CQs', F+'fwsim_hca.c', '''	if (fw->eqs[n].refs) {''', '''	if (0) {'''),
+('B72 UAR freed under its CQs', O, '''		if (fw->cqs[i].used && fw->cqs[i].uar == uar)''', '''		if (0)'''),
+]
+
+TESTS = ['mlxl_ifc_test', 'mlxl_fwsim_test', 'mlxl_fwsim_obj_test',
+         'mlxl_fwsim_qp_test']
 
 
 def list_tests(bld, t):

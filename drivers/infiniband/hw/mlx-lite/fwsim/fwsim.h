@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * fwsim: a model of the mlx5-family firmware's control plane (init segment,
- * command queue, mailboxes, HCA lifecycle, pages, capabilities, UARs, EQs).
+ * command queue, mailboxes, HCA lifecycle, pages, capabilities, UARs, EQs)
+ * and its object plane (PDs, transport domains, MKeys, CQs, SRQs, QPs, the
+ * RoCE address table and the NIC vport context).
  * Pure: only type-level headers; the same files build in the kernel and as
  * C++ on the host.  The model reaches host memory and time only through
  * struct fwsim_ops.  It keeps its own field table and must not include the
@@ -73,6 +75,9 @@ enum fwsim_err {
 	FWSIM_E_BUSY,		/* object in use, or objects alive at teardown */
 	FWSIM_E_LIMIT,		/* no free object */
 	FWSIM_E_INJECTED,	/* fault injected by the test */
+	FWSIM_E_QP_STATE,	/* QP command not legal from the QP's state */
+	FWSIM_E_QP_FIELD,	/* QP field missing, or set where not allowed */
+	FWSIM_E_INDEX,		/* table index out of range */
 	FWSIM_NR_ERRS,
 };
 
@@ -91,6 +96,138 @@ enum fwsim_err {
 #define FWSIM_CAP_LEN		0x1000
 #define FWSIM_NR_CAP_TYPES	3		/* general, atomic, roce */
 
+/*
+ * Object tables: fixed size, no allocation.  The effective limit of each
+ * is the smaller of the table and 1 << the capability's log_max_*.
+ * Handles: PD, transport domain, MKey index, CQN and SRQN are the table
+ * index + 1; QPN is FWSIM_QPN_BASE + index.
+ */
+#define FWSIM_MAX_PDS		64
+#define FWSIM_MAX_TDS		16
+#define FWSIM_MAX_MKEYS		128
+#define FWSIM_MAX_CQS		64
+#define FWSIM_MAX_SRQS		16
+#define FWSIM_MAX_QPS		64
+#define FWSIM_QPN_BASE		0x40
+#define FWSIM_PAS_POOL		4096	/* 8-byte entries: MTTs and buffer pages */
+#define FWSIM_MAX_GIDS		256
+#define FWSIM_MKC_LEN		0x40
+#define FWSIM_CQC_LEN		0x40
+#define FWSIM_SRQC_LEN		0x40
+#define FWSIM_QPC_LEN		0xe8
+#define FWSIM_ROCE_ADDR_LEN	0x20
+
+/* QP states and service types (the qpc encodings) */
+enum fwsim_qp_state {
+	FWSIM_QPS_RST = 0,
+	FWSIM_QPS_INIT = 1,
+	FWSIM_QPS_RTR = 2,
+	FWSIM_QPS_RTS = 3,
+	FWSIM_QPS_SQER = 4,
+	FWSIM_QPS_ERR = 6,
+};
+
+enum fwsim_qp_st {
+	FWSIM_QPT_RC = 0x0,
+	FWSIM_QPT_UD = 0x2,
+	FWSIM_QPT_GSI = 0x8,	/* QP1 */
+};
+
+/*
+ * The qpc fields the model knows on QP transitions; fwsim_qpf[] gives each
+ * one's name and position in the command input (qpc starts at byte 0x18).
+ */
+enum fwsim_qpf_id {
+	FWSIM_QPF_MTU,
+	FWSIM_QPF_LOG_MSG_MAX,
+	FWSIM_QPF_REMOTE_QPN,
+	FWSIM_QPF_PKEY_INDEX,
+	FWSIM_QPF_ACK_TIMEOUT,
+	FWSIM_QPF_SRC_ADDR_INDEX,
+	FWSIM_QPF_STAT_RATE,
+	FWSIM_QPF_HOP_LIMIT,
+	FWSIM_QPF_TCLASS,
+	FWSIM_QPF_FLOW_LABEL,
+	FWSIM_QPF_RGID,
+	FWSIM_QPF_ECN,
+	FWSIM_QPF_DSCP,
+	FWSIM_QPF_UDP_SPORT,
+	FWSIM_QPF_ETH_PRIO,
+	FWSIM_QPF_SL,
+	FWSIM_QPF_PORT,		/* primary_address_path.vhca_port_num */
+	FWSIM_QPF_RMAC,
+	FWSIM_QPF_LOG_SRA_MAX,
+	FWSIM_QPF_RETRY_COUNT,
+	FWSIM_QPF_RNR_RETRY,
+	FWSIM_QPF_NEXT_SEND_PSN,
+	FWSIM_QPF_LOG_RRA_MAX,
+	FWSIM_QPF_RRE,
+	FWSIM_QPF_RWE,
+	FWSIM_QPF_RAE,
+	FWSIM_QPF_MIN_RNR_NAK,
+	FWSIM_QPF_NEXT_RCV_PSN,
+	FWSIM_QPF_Q_KEY,
+	FWSIM_NR_QPF,
+};
+
+/* opt_param_mask bits */
+enum {
+	FWSIM_OPT_RRE = 1u << 1,
+	FWSIM_OPT_RAE = 1u << 2,
+	FWSIM_OPT_RWE = 1u << 3,
+	FWSIM_OPT_PKEY_INDEX = 1u << 4,
+	FWSIM_OPT_Q_KEY = 1u << 5,
+	FWSIM_OPT_RNR_TIMEOUT = 1u << 6,
+	FWSIM_OPT_PRI_PATH = 1u << 7,
+	FWSIM_OPT_SRA_MAX = 1u << 8,
+	FWSIM_OPT_RRA_MAX = 1u << 9,
+	FWSIM_OPT_RETRY_COUNT = 1u << 12,
+	FWSIM_OPT_RNR_RETRY = 1u << 13,
+	FWSIM_OPT_ACK_TIMEOUT = 1u << 14,
+	FWSIM_OPT_PRI_PORT = 1u << 16,
+};
+
+struct fwsim_qpf_desc {
+	const char *name;
+	u16 off;		/* in the command input */
+	u8 hi;
+	u8 lo;
+	u8 len;			/* > 0: a byte range at off instead of bits */
+	u32 opt;		/* the opt_param_mask bit that carries it, or 0 */
+};
+
+/*
+ * One legal QP transition for one service type.  req: fields that must be
+ * nonzero (a zero there is "missing"); opt: fields that may be set; optpar:
+ * the opt_param_mask bits allowed, each of which also allows its fields.
+ * Every other known qpc field must be zero on that edge.
+ */
+struct fwsim_qp_edge {
+	u8 from;
+	u16 opcode;
+	u8 to;
+	u8 st;
+	u32 req;		/* bit i: fwsim_qpf id i */
+	u32 opt;
+	u32 optpar;
+};
+
+extern const struct fwsim_qpf_desc fwsim_qpf[FWSIM_NR_QPF];
+extern const struct fwsim_qp_edge fwsim_qp_edges[];
+extern const u32 fwsim_nr_qp_edges;
+
+/*
+ * Pure check of a QP transition command: in (in_len bytes) as sent for a
+ * QP of service type st in state cur.  FWSIM_E_QP_STATE when no edge
+ * leaves cur with opcode for st; FWSIM_E_QP_FIELD for a missing required
+ * field, a field or opt_param_mask bit not allowed on the edge (*bad is
+ * then the fwsim_qpf id, or FWSIM_NR_QPF + the bit number).  *edge is the
+ * matching edge whenever one exists.
+ */
+enum fwsim_err fwsim_qp_edge_check(u8 cur, u16 opcode, u8 st, const u8 *in,
+				   u32 in_len, const struct fwsim_qp_edge **edge,
+				   u32 *bad);
+
 struct fwsim_trace_ent {
 	u16 opcode;
 	u16 op_mod;
@@ -105,11 +242,76 @@ struct fwsim_trace_ent {
 struct fwsim_eq {
 	bool used;
 	u8 log_size;
+	u32 refs;		/* CQs reporting to it */
 	u32 uar;
 	u32 intr;
 	u32 npas;
 	u64 pas0;
 	u64 mask[4];
+};
+
+struct fwsim_pd {
+	bool used;
+	u32 refs;		/* MKeys, QPs and SRQs using it */
+};
+
+/* what a data-path model needs to translate through an MKey */
+struct fwsim_mkey {
+	bool used;
+	u8 mode;		/* 0 PA, 1 MTT */
+	u8 variant;		/* mkey_7_0 */
+	u8 access;		/* mkc bits a, rw, rr, lw, lr as bits 4..0 */
+	bool length64;
+	u8 log_page_size;
+	u32 pd;
+	u64 start;
+	u64 len;
+	u32 mtt_off;		/* into fw->pas_pool */
+	u32 n_mtt;
+	u8 mkc[FWSIM_MKC_LEN];
+};
+
+struct fwsim_cq {
+	bool used;
+	u8 log_size;
+	u32 uar;
+	u32 eqn;
+	u32 refs;		/* QPs and SRQs completing to it */
+	u64 dbr;
+	u32 pas_off;
+	u32 npas;
+	u8 cqc[FWSIM_CQC_LEN];
+};
+
+struct fwsim_srq {
+	bool used;
+	u32 pd;
+	u32 cqn;
+	u32 refs;		/* QPs receiving from it */
+	u64 dbr;
+	u32 pas_off;
+	u32 npas;
+	u8 srqc[FWSIM_SRQC_LEN];
+};
+
+struct fwsim_qp {
+	bool used;
+	u8 st;
+	u8 state;
+	u32 pd;
+	u32 uar;
+	u32 cqn_snd;
+	u32 cqn_rcv;
+	u32 srqn;		/* 0: none */
+	u64 dbr;
+	u32 pas_off;
+	u32 npas;
+	u8 qpc[FWSIM_QPC_LEN];
+};
+
+struct fwsim_roce_addr {
+	bool valid;
+	u8 raw[FWSIM_ROCE_ADDR_LEN];	/* roce_addr_layout as set */
 };
 
 struct fwsim {
@@ -151,6 +353,29 @@ struct fwsim {
 	u32 nr_uars;
 	struct fwsim_eq eqs[FWSIM_MAX_EQS];
 	u32 nr_eqs;
+	struct fwsim_pd pds[FWSIM_MAX_PDS];
+	u32 nr_pds;
+	bool tds[FWSIM_MAX_TDS];
+	u32 nr_tds;
+	struct fwsim_mkey mkeys[FWSIM_MAX_MKEYS];
+	u32 nr_mkeys;
+	struct fwsim_cq cqs[FWSIM_MAX_CQS];
+	u32 nr_cqs;
+	struct fwsim_srq srqs[FWSIM_MAX_SRQS];
+	u32 nr_srqs;
+	struct fwsim_qp qps[FWSIM_MAX_QPS];
+	u32 nr_qps;
+	u64 pas_pool[FWSIM_PAS_POOL];
+	u8 pas_used[FWSIM_PAS_POOL / 8];	/* bitmap */
+	u32 pas_in_use;
+
+	/* port 1: RoCE address (GID) table and NIC vport context */
+	struct fwsim_roce_addr gids[FWSIM_MAX_GIDS];
+	bool roce_en;
+	bool disable_uc_lb;
+	bool disable_mc_lb;
+	u32 mtu;
+	u8 perm_mac[6];
 
 	/* fault injection: next command with this opcode fails */
 	u16 inj_opcode;
@@ -200,7 +425,13 @@ void fwsim_inject(struct fwsim *fw, u16 opcode, u8 status, u32 syndrome,
  */
 bool fwsim_in_field_known(u16 opcode, u32 off, u32 hi, u32 lo);
 
-/* internal, between fwsim_cmd.c and fwsim_hca.c */
+/*
+ * Test and data-path hook: the data path moves a QP to SQER or ERR on a
+ * send error.  0, or -1 for an unknown QP or a state its type cannot reach.
+ */
+int fwsim_qp_set_state(struct fwsim *fw, u32 qpn, enum fwsim_qp_state state);
+
+/* internal, between the fwsim files */
 struct fwsim_cmd {
 	u16 opcode;
 	u16 op_mod;
@@ -209,8 +440,73 @@ struct fwsim_cmd {
 	u8 status;
 	u32 syndrome;
 };
+
+/* command status values the model answers with */
+enum {
+	FWSIM_ST_OK = 0x00, FWSIM_ST_BAD_OP = 0x02, FWSIM_ST_BAD_PARAM = 0x03,
+	FWSIM_ST_BAD_SYS_STATE = 0x04, FWSIM_ST_BAD_RES = 0x05,
+	FWSIM_ST_LIM = 0x08, FWSIM_ST_BAD_RES_STATE = 0x09,
+	FWSIM_ST_BAD_INDEX = 0x0a, FWSIM_ST_BAD_QP_STATE = 0x10,
+	FWSIM_ST_BAD_INP_LEN = 0x50, FWSIM_ST_BAD_OUTP_LEN = 0x51,
+};
+
+/* a known input field: dword offset and bits, or a byte range (len > 0) */
+struct fwsim_kfld {
+	u16 off;
+	u8 hi;
+	u8 lo;
+	u16 len;
+};
+
+#define FWSIM_K_(o, h, l)	{ .off = (o), .hi = (h), .lo = (l), .len = 0 }
+#define FWSIM_K(...)		FWSIM_K_(__VA_ARGS__)
+#define FWSIM_KB(o, n)		{ .off = (o), .hi = 0, .lo = 0, .len = (n) }
+
+#define FWSIM_PH(p)		(1u << FWSIM_PH_##p)
+#define FWSIM_PH_ANY		((1u << FWSIM_NR_PHASES) - 1)
+
+struct fwsim_cmd_desc {
+	u16 opcode;
+	u16 min_in;
+	u16 min_out;
+	u32 phases;
+	const struct fwsim_kfld *known;
+	u32 n_known;
+	void (*handler)(struct fwsim *fw, struct fwsim_cmd *cmd);
+};
+
+#define FWSIM_KN(a)	(a), (u32)(sizeof(a) / sizeof((a)[0]))
+#define FWSIM_D_(op, mi, mo, ph, k, nk, h) {				\
+	.opcode = (op), .min_in = (mi), .min_out = (mo), .phases = (ph), \
+	.known = (k), .n_known = (nk), .handler = (h),			\
+}
+#define FWSIM_D(op, mi, mo, ph, ...)	FWSIM_D_(op, mi, mo, ph, __VA_ARGS__)
+
+/* the command tables of fwsim_obj.c, fwsim_qp.c and fwsim_port.c */
+extern const struct fwsim_cmd_desc fwsim_obj_cmds[];
+extern const u32 fwsim_nr_obj_cmds;
+extern const struct fwsim_cmd_desc fwsim_qp_cmds[];
+extern const u32 fwsim_nr_qp_cmds;
+extern const struct fwsim_cmd_desc fwsim_port_cmds[];
+extern const u32 fwsim_nr_port_cmds;
+
 int fwsim_hca_dispatch(struct fwsim *fw, struct fwsim_cmd *cmd);
 void fwsim_record(struct fwsim *fw, enum fwsim_err e);
+void fwsim_fail(struct fwsim *fw, struct fwsim_cmd *cmd, u8 status,
+		enum fwsim_err e);
+bool fwsim_uar_valid(const struct fwsim *fw, u32 uar);
+bool fwsim_uar_busy_obj(const struct fwsim *fw, u32 uar);
+u32 fwsim_obj_count(const struct fwsim *fw);
+void fwsim_port_reset(struct fwsim *fw);
+struct fwsim_pd *fwsim_pd_get(struct fwsim *fw, u32 pd);
+struct fwsim_cq *fwsim_cq_get(struct fwsim *fw, u32 cqn);
+struct fwsim_srq *fwsim_srq_get(struct fwsim *fw, u32 srqn);
+bool fwsim_dma_ok(struct fwsim *fw, u64 addr, u32 len);
+int fwsim_pas_take(struct fwsim *fw, struct fwsim_cmd *cmd, u32 in_off,
+		   u32 n, u64 pg, u64 flags, u32 *pool_off);
+void fwsim_pas_put(struct fwsim *fw, u32 pool_off, u32 n);
+u32 fwsim_cap(const struct fwsim *fw, u32 type, u32 off, u32 hi, u32 lo);
+bool fwsim_gid_valid(const struct fwsim *fw, u32 index);
 void fwsim_caps_init(struct fwsim *fw);
 enum fwsim_err fwsim_caps_check_set(const struct fwsim *fw, const u8 *cap);
 u32 fwsim_rd(const u8 *buf, u32 off, u32 hi, u32 lo);

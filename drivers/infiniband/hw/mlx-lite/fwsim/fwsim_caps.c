@@ -24,6 +24,7 @@ struct cap_val {
 #define G_LOG_MAX_SRQ_SZ	0, 0x10, 31, 24
 #define G_LOG_MAX_QP_SZ		0, 0x10, 23, 16
 #define G_LOG_MAX_QP		0, 0x10, 4, 0
+#define G_LOG_MAX_SRQ		0, 0x14, 20, 16
 #define G_LOG_MAX_CQ_SZ		0, 0x18, 23, 16
 #define G_LOG_MAX_CQ		0, 0x18, 4, 0
 #define G_LOG_MAX_EQ_SZ		0, 0x1c, 31, 24
@@ -42,6 +43,7 @@ struct cap_val {
 #define G_CMDIF_CHECKSUM	0, 0x40, 15, 14
 #define G_ROCE			0, 0x40, 2, 2
 #define G_ATOMIC		0, 0x40, 1, 1
+#define G_CQ_MODERATION		0, 0x44, 29, 29
 #define G_UD			0, 0x44, 2, 2
 #define G_UC			0, 0x44, 1, 1
 #define G_RC			0, 0x44, 0, 0
@@ -50,6 +52,7 @@ struct cap_val {
 #define G_BF			0, 0x4c, 31, 31
 #define G_DRIVER_VERSION	0, 0x4c, 30, 30
 #define G_LOG_BF_REG_SIZE	0, 0x4c, 20, 16
+#define G_LOG_MAX_TD		0, 0x64, 28, 24
 #define G_LOG_MAX_PD		0, 0x64, 20, 16
 #define G_ROCE_RW		0, 0x74, 30, 30
 #define G_TS_FORMAT		0, 0x88, 31, 28
@@ -73,6 +76,7 @@ static const struct cap_val common_max[] = {
 	CV(G_PORT_TYPE, 1), CV(G_NUM_PORTS, 1), CV(G_LOG_MAX_MSG, 30),
 	CV(G_CQE_VERSION, 1), CV(G_DRAIN_SIGERR, 1), CV(G_CMDIF_CHECKSUM, 3),
 	CV(G_ROCE, 1), CV(G_ATOMIC, 1), CV(G_UD, 1), CV(G_UC, 1), CV(G_RC, 1),
+	CV(G_CQ_MODERATION, 1), CV(G_LOG_MAX_SRQ, 23), CV(G_LOG_MAX_TD, 20),
 	CV(G_UAR_4K, 1), CV(G_LOG_PG_SZ, 12), CV(G_BF, 1),
 	CV(G_DRIVER_VERSION, 1), CV(G_LOG_BF_REG_SIZE, 9), CV(G_ROCE_RW, 1),
 	CV(G_LOG_UAR_PAGE_SZ, 0),
@@ -148,24 +152,39 @@ void fwsim_caps_init(struct fwsim *fw)
 	apply(fw, 1, common_cur, N_ELEMS(common_cur));
 }
 
+/* the bits of the capability word at off that SET_HCA_CAP may change */
+static u32 writable_mask(u32 off)
+{
+	u32 m = 0, i;
+
+	for (i = 0; i < N_ELEMS(writable); i++) {
+		const struct cap_val *w = &writable[i];
+		u32 width = w->hi - w->lo + 1;
+
+		if (w->off == off)
+			m |= (width >= 32 ? 0xffffffffu : (1u << width) - 1) << w->lo;
+	}
+	return m;
+}
+
 /*
  * Check a general capability written by SET_HCA_CAP against the current
- * values: only writable fields may differ, none above its maximum.
+ * values: only writable fields may differ, none above its maximum.  Word
+ * by word, so that the check needs no capability-sized buffer on the
+ * stack.
  */
 enum fwsim_err fwsim_caps_check_set(const struct fwsim *fw, const u8 *cap)
 {
-	u8 wmask[FWSIM_CAP_LEN];
 	const u8 *cur = fw->caps[0][1];
 	const u8 *max = fw->caps[0][0];
-	u32 i;
+	u32 i, off;
 
-	fwsim_bzero(wmask, sizeof(wmask));
-	for (i = 0; i < N_ELEMS(writable); i++)
-		fwsim_wr(wmask, writable[i].off, writable[i].hi, writable[i].lo,
-			 0xffffffffu);
-	for (i = 0; i < FWSIM_CAP_LEN; i++)
-		if ((cap[i] ^ cur[i]) & ~wmask[i])
+	for (off = 0; off < FWSIM_CAP_LEN; off += 4) {
+		u32 diff = fwsim_rd(cap, off, 31, 0) ^ fwsim_rd(cur, off, 31, 0);
+
+		if (diff & ~writable_mask(off))
 			return FWSIM_E_CAP_RO;
+	}
 	for (i = 0; i < N_ELEMS(writable); i++) {
 		const struct cap_val *w = &writable[i];
 
@@ -174,6 +193,14 @@ enum fwsim_err fwsim_caps_check_set(const struct fwsim *fw, const u8 *cap)
 			return FWSIM_E_CAP_MAX;
 	}
 	return FWSIM_E_NONE;
+}
+
+/* a current capability value; type as in fw->caps (0 general, 2 roce) */
+u32 fwsim_cap(const struct fwsim *fw, u32 type, u32 off, u32 hi, u32 lo)
+{
+	if (type >= FWSIM_NR_CAP_TYPES)
+		return 0;
+	return fwsim_rd(fw->caps[type][1], off, hi, lo);
 }
 
 const char *fwsim_profile_str(enum fwsim_profile p)

@@ -155,6 +155,9 @@ static const char *const err_names[FWSIM_NR_ERRS] = {
 	[FWSIM_E_BUSY] = "object busy",
 	[FWSIM_E_LIMIT] = "no free object",
 	[FWSIM_E_INJECTED] = "injected fault",
+	[FWSIM_E_QP_STATE] = "QP command illegal in the QP's state",
+	[FWSIM_E_QP_FIELD] = "QP field missing or not allowed",
+	[FWSIM_E_INDEX] = "index out of range",
 };
 
 const char *fwsim_err_str(enum fwsim_err e)
@@ -202,6 +205,7 @@ void fwsim_init(struct fwsim *fw, enum fwsim_profile profile,
 	fw->boot_pages = 32;
 	fw->init_pages = 256;
 	fwsim_caps_init(fw);
+	fwsim_port_reset(fw);
 }
 
 static u64 now(struct fwsim *fw)

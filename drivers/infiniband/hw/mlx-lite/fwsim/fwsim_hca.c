@@ -4,7 +4,9 @@
  * command its minimum input and output lengths, the phases it is valid in,
  * the input bits it knows (every other bit of the fixed input must be
  * zero) and its handler.  Handlers keep the lifecycle, the page set, the
- * capabilities and the UAR and EQ tables.  Pure: builds on the host.
+ * capabilities and the UAR and EQ tables; the object commands have their
+ * own tables in fwsim_obj.c, fwsim_qp.c and fwsim_port.c, searched after
+ * this one.  Pure: builds on the host.
  */
 #include <linux/types.h>
 #include "fwsim.h"
@@ -12,22 +14,17 @@
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 enum {
-	ST_OK = 0x00, ST_BAD_OP = 0x02, ST_BAD_PARAM = 0x03,
-	ST_BAD_SYS_STATE = 0x04, ST_BAD_RES = 0x05, ST_LIM = 0x08,
-	ST_BAD_RES_STATE = 0x09, ST_BAD_INP_LEN = 0x50, ST_BAD_OUTP_LEN = 0x51,
+	ST_OK = FWSIM_ST_OK, ST_BAD_OP = FWSIM_ST_BAD_OP,
+	ST_BAD_PARAM = FWSIM_ST_BAD_PARAM,
+	ST_BAD_SYS_STATE = FWSIM_ST_BAD_SYS_STATE, ST_BAD_RES = FWSIM_ST_BAD_RES,
+	ST_LIM = FWSIM_ST_LIM, ST_BAD_RES_STATE = FWSIM_ST_BAD_RES_STATE,
+	ST_BAD_INP_LEN = FWSIM_ST_BAD_INP_LEN,
+	ST_BAD_OUTP_LEN = FWSIM_ST_BAD_OUTP_LEN,
 };
 
-/* a known input field: dword offset and bits, or a byte range (len > 0) */
-struct kfld {
-	u16 off;
-	u8 hi;
-	u8 lo;
-	u16 len;
-};
-
-#define K_(o, h, l)	{ .off = (o), .hi = (h), .lo = (l), .len = 0 }
-#define K(...)		K_(__VA_ARGS__)
-#define KB(o, n)	{ .off = (o), .hi = 0, .lo = 0, .len = (n) }
+#define kfld		fwsim_kfld
+#define K(...)		FWSIM_K_(__VA_ARGS__)
+#define KB(o, n)	FWSIM_KB(o, n)
 
 /* the model's positions */
 #define HDR_OPCODE	0x00, 31, 16
@@ -54,27 +51,19 @@ struct kfld {
 #define EQ_PAS		0x110
 #define EQ_NUM		0x08, 7, 0
 
-#define PH(p)		(1u << FWSIM_PH_##p)
-#define PH_ANY		((1u << FWSIM_NR_PHASES) - 1)
+#define PH(p)		FWSIM_PH(p)
+#define PH_ANY		FWSIM_PH_ANY
 #define PH_AFTER_EN	(PH_ANY & ~PH(DISABLED))
 
-struct fwsim_cmd_desc {
-	u16 opcode;
-	u16 min_in;
-	u16 min_out;
-	u32 phases;
-	const struct kfld *known;
-	u32 n_known;
-	void (*handler)(struct fwsim *fw, struct fwsim_cmd *cmd);
-};
-
-static void fail(struct fwsim *fw, struct fwsim_cmd *cmd, u8 status,
-		 enum fwsim_err e)
+void fwsim_fail(struct fwsim *fw, struct fwsim_cmd *cmd, u8 status,
+		enum fwsim_err e)
 {
 	cmd->status = status;
 	cmd->syndrome = FWSIM_SYND(e);
 	fwsim_record(fw, e);
 }
+
+#define fail fwsim_fail
 
 /* ---- page set (open addressing, linear probing, tombstones) */
 #define PAGE_TOMB	(~(u64)0)
@@ -151,7 +140,7 @@ bool fwsim_page_held(const struct fwsim *fw, u64 addr)
 
 u32 fwsim_objects_alive(const struct fwsim *fw)
 {
-	return fw->nr_uars + fw->nr_eqs;
+	return fw->nr_uars + fw->nr_eqs + fwsim_obj_count(fw);
 }
 
 /* ---- handlers */
@@ -183,6 +172,7 @@ static void h_disable_hca(struct fwsim *fw, struct fwsim_cmd *cmd)
 	fw->owed = 0;
 	fw->regular_owed = 0;
 	fwsim_caps_init(fw);
+	fwsim_port_reset(fw);
 }
 
 static void h_query_issi(struct fwsim *fw, struct fwsim_cmd *cmd)
@@ -471,6 +461,11 @@ static void h_alloc_uar(struct fwsim *fw, struct fwsim_cmd *cmd)
 	fwsim_wr(fw->out, UAR_IDX, i);
 }
 
+bool fwsim_uar_valid(const struct fwsim *fw, u32 uar)
+{
+	return uar < FWSIM_MAX_UARS && fw->uar_used[uar];
+}
+
 static bool uar_in_use(const struct fwsim *fw, u32 uar)
 {
 	u32 i;
@@ -478,7 +473,7 @@ static bool uar_in_use(const struct fwsim *fw, u32 uar)
 	for (i = 0; i < FWSIM_MAX_EQS; i++)
 		if (fw->eqs[i].used && fw->eqs[i].uar == uar)
 			return true;
-	return false;
+	return fwsim_uar_busy_obj(fw, uar);
 }
 
 static void h_dealloc_uar(struct fwsim *fw, struct fwsim_cmd *cmd)
@@ -562,6 +557,10 @@ static void h_destroy_eq(struct fwsim *fw, struct fwsim_cmd *cmd)
 		fail(fw, cmd, ST_BAD_RES, FWSIM_E_RESOURCE);
 		return;
 	}
+	if (fw->eqs[n].refs) {
+		fail(fw, cmd, ST_BAD_RES_STATE, FWSIM_E_BUSY);
+		return;
+	}
 	fwsim_bzero(&fw->eqs[n], sizeof(fw->eqs[n]));
 	fw->nr_eqs--;
 }
@@ -586,13 +585,9 @@ static const struct kfld k_create_eq[] = {
 };
 static const struct kfld k_eq_num[] = { K(EQ_NUM) };
 
-#define KN(a)	(a), N_ELEMS(a)
+#define KN(a)	FWSIM_KN(a)
 #define NONE	NULL, 0
-#define D_(op, mi, mo, ph, k, nk, h) {					\
-	.opcode = (op), .min_in = (mi), .min_out = (mo), .phases = (ph), \
-	.known = (k), .n_known = (nk), .handler = (h),			\
-}
-#define D(op, mi, mo, ph, ...)	D_(op, mi, mo, ph, __VA_ARGS__)
+#define D(...)	FWSIM_D(__VA_ARGS__)
 
 static const struct fwsim_cmd_desc cmds[] = {
 	D(0x100, 0x10, 0x1010, PH(ISSI_SET) | PH(CAPS_SET) | PH(INITIALIZED),
@@ -622,11 +617,21 @@ static const struct fwsim_cmd_desc cmds[] = {
 
 static const struct fwsim_cmd_desc *desc_find(u16 opcode)
 {
-	u32 i;
+	const struct {
+		const struct fwsim_cmd_desc *d;
+		u32 n;
+	} tabs[] = {
+		{ cmds, N_ELEMS(cmds) },
+		{ fwsim_obj_cmds, fwsim_nr_obj_cmds },
+		{ fwsim_qp_cmds, fwsim_nr_qp_cmds },
+		{ fwsim_port_cmds, fwsim_nr_port_cmds },
+	};
+	u32 t, i;
 
-	for (i = 0; i < N_ELEMS(cmds); i++)
-		if (cmds[i].opcode == opcode)
-			return &cmds[i];
+	for (t = 0; t < N_ELEMS(tabs); t++)
+		for (i = 0; i < tabs[t].n; i++)
+			if (tabs[t].d[i].opcode == opcode)
+				return &tabs[t].d[i];
 	return NULL;
 }
 
