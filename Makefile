@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Out-of-tree RDMA stack: ib_core, ib_uverbs, rdma_rxe, ib_cm, rdma_cm and
-# rdma_ucm (mlx_lite is planned).  See README.md.
+# Out-of-tree RDMA stack: ib_core, ib_uverbs, rdma_rxe, ib_cm, rdma_cm,
+# rdma_ucm, mlx_lite and mlx_lite_fwsim.  See README.md.
 #
 #   make [modules]        build the modules against KDIR
 #   make kernel           build the cached test kernel (the default KDIR)

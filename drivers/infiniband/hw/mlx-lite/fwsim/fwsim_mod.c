@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx_lite_fwsim: simulated ConnectX functions for the test VM.
+ *
+ *   rdma link add mlxl0 type mlx_lite_sim netdev veth0
+ *
+ * creates a function (the firmware model, struct fwsim, behind BAR0 and
+ * DMA seams) attached to veth0 and registers it as a platform device
+ * that mlx_lite binds to (mlxl_sim.h); the driver registers "mlxl0".
+ * "rdma link delete mlxl0", removing veth0 and unloading this module
+ * remove the function.
+ *
+ * DMA: every buffer the driver allocates gets a bus address in a private
+ * address space (never a physical address), with an unmapped page after
+ * it; the model reaches memory only through those addresses, so a DMA to
+ * memory the driver did not give, or already freed, is refused and
+ * recorded (FWSIM_E_DMA).
+ *
+ * Lifetime of a struct sim_fn: a kref, held by the function list while
+ * the function is listed and by each queued removal.  The platform device
+ * is unregistered exactly once, by whoever sets ->dying under sim_lock
+ * (sim_kill()); the memory goes with the last reference.  Lock order:
+ * RTNL -> sim_lock -> fw_lock -> the DMA map's lock.
+ *
+ * debugfs (mlx_lite_fwsim/): "totals" counts functions and what the model
+ * found at each function's end (pages the driver did not take back,
+ * objects it did not destroy, DMA buffers it did not free, refusals);
+ * fnN/trace lists the function's last commands.
+ */
+#include <linux/debugfs.h>
+#include <linux/if_arp.h>
+#include <linux/kref.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/platform_device.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/xarray.h>
+#include <rdma/rdma_netlink.h>
+
+#include "../mlxl_sim.h"
+#include "fwsim.h"
+
+static char *profile = "cx6dx";
+module_param(profile, charp, 0644);
+MODULE_PARM_DESC(profile, "model of the functions created from now on: cx4lx, cx5, cx6dx or cx7 (default cx6dx)");
+
+/* PCI device IDs of the PFs the profiles model */
+static const struct {
+	const char *name;
+	enum fwsim_profile prof;
+	u32 part_id;
+} sim_profiles[] = {
+	{ "cx4lx", FWSIM_CX4LX, 0x1015 },
+	{ "cx5", FWSIM_CX5, 0x1017 },
+	{ "cx6dx", FWSIM_CX6DX, 0x101d },
+	{ "cx7", FWSIM_CX7, 0x1021 },
+};
+
+#define SIM_IOVA_BASE	0x0000100000000000ull
+
+struct sim_dma {
+	u64 iova;
+	void *cpu;
+	u32 size;			/* whole pages */
+};
+
+struct sim_fn {
+	struct kref ref;
+	struct list_head list;		/* sim_fns, under sim_lock */
+	bool listed;
+	bool dying;			/* sim_kill() claimed it */
+	u32 id;
+	struct net_device *ndev;	/* held */
+	struct platform_device *pdev;
+	struct work_struct kill_work;
+	struct dentry *dbg;
+
+	struct mutex fw_lock;		/* the model: one access at a time */
+	struct fwsim *fw;
+
+	struct xarray dma;		/* bus page number -> struct sim_dma; its lock guards the rest */
+	u64 next_iova;
+	u32 dma_live;
+};
+
+static DEFINE_MUTEX(sim_lock);
+static LIST_HEAD(sim_fns);
+static u32 sim_next_id;
+static struct workqueue_struct *sim_wq;
+static struct dentry *sim_dbg;
+
+static struct {
+	u64 created, destroyed;
+	u64 pages_left, objects_left, dma_left, refusals;
+} sim_totals;			/* under sim_lock */
+
+/* ---- the model's seams: DMA by bus address, time */
+
+static int sim_dma_access(struct sim_fn *fn, u64 addr, void *buf, u32 len,
+			  bool write)
+{
+	struct sim_dma *d;
+	unsigned long flags;
+	int ret = -EFAULT;
+
+	xa_lock_irqsave(&fn->dma, flags);
+	d = (struct sim_dma *)xa_load(&fn->dma, (unsigned long)(addr >> PAGE_SHIFT));
+	if (d && len <= d->size && addr - d->iova <= d->size - len) {
+		u8 *p = (u8 *)d->cpu + (addr - d->iova);
+
+		if (write)
+			memcpy(p, buf, len);
+		else
+			memcpy(buf, p, len);
+		ret = 0;
+	}
+	xa_unlock_irqrestore(&fn->dma, flags);
+	return ret;
+}
+
+static int sim_fw_dma_read(void *ctx, u64 addr, void *buf, u32 len)
+{
+	return sim_dma_access((struct sim_fn *)ctx, addr, buf, len, false);
+}
+
+static int sim_fw_dma_write(void *ctx, u64 addr, const void *buf, u32 len)
+{
+	return sim_dma_access((struct sim_fn *)ctx, addr, (void *)buf, len, true);
+}
+
+static u64 sim_now_ns(void *ctx)
+{
+	return ktime_get_ns();
+}
+
+static const struct fwsim_ops sim_fw_ops = {
+	.dma_read = sim_fw_dma_read,
+	.dma_write = sim_fw_dma_write,
+	.now_ns = sim_now_ns,
+};
+
+/* ---- the driver's seams (struct mlxl_ops) */
+
+static u32 sim_rd32(void *ctx, u32 off)
+{
+	struct sim_fn *fn = (struct sim_fn *)ctx;
+	u32 v;
+
+	mutex_lock(&fn->fw_lock);
+	v = fwsim_mmio_read32(fn->fw, off);
+	mutex_unlock(&fn->fw_lock);
+	return v;
+}
+
+/* a command doorbell runs the command here, in the writer's context */
+static void sim_wr32(void *ctx, u32 off, u32 val)
+{
+	struct sim_fn *fn = (struct sim_fn *)ctx;
+
+	mutex_lock(&fn->fw_lock);
+	fwsim_mmio_write32(fn->fw, off, val);
+	mutex_unlock(&fn->fw_lock);
+}
+
+static void sim_unmap(struct sim_fn *fn, struct sim_dma *d)
+{
+	unsigned long i, first = (unsigned long)(d->iova >> PAGE_SHIFT);
+	unsigned long flags;
+
+	xa_lock_irqsave(&fn->dma, flags);
+	for (i = 0; i < d->size >> PAGE_SHIFT; i++)
+		__xa_erase(&fn->dma, first + i);
+	fn->dma_live--;
+	xa_unlock_irqrestore(&fn->dma, flags);
+}
+
+static int sim_dma_alloc(void *ctx, struct mlxl_dma *m, u32 size, u32 align)
+{
+	struct sim_fn *fn = (struct sim_fn *)ctx;
+	struct sim_dma *d;
+	unsigned long i, first, flags;
+	u64 iova;
+	int err;
+
+	if (!size || (align & (align - 1)))
+		return -EINVAL;
+	if (align < PAGE_SIZE)
+		align = PAGE_SIZE;
+	d = (struct sim_dma *)kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->size = (u32)PAGE_ALIGN(size);
+	d->cpu = alloc_pages_exact(d->size, GFP_KERNEL | __GFP_ZERO);
+	if (!d->cpu) {
+		kfree(d);
+		return -ENOMEM;
+	}
+	xa_lock_irqsave(&fn->dma, flags);
+	iova = (fn->next_iova + align - 1) & ~((u64)align - 1);
+	/* an unmapped page after each buffer: overruns hit nothing */
+	fn->next_iova = iova + d->size + PAGE_SIZE;
+	d->iova = iova;
+	first = (unsigned long)(iova >> PAGE_SHIFT);
+	err = 0;
+	for (i = 0; i < d->size >> PAGE_SHIFT && !err; i++)
+		err = xa_err(__xa_store(&fn->dma, first + i, d, GFP_ATOMIC));
+	if (err) {
+		while (i--)
+			__xa_erase(&fn->dma, first + i);
+	} else {
+		fn->dma_live++;
+	}
+	xa_unlock_irqrestore(&fn->dma, flags);
+	if (err) {
+		free_pages_exact(d->cpu, d->size);
+		kfree(d);
+		return err;
+	}
+	m->cpu = d->cpu;
+	m->bus = iova;
+	m->size = size;
+	return 0;
+}
+
+static void sim_dma_free(void *ctx, struct mlxl_dma *m)
+{
+	struct sim_fn *fn = (struct sim_fn *)ctx;
+	struct sim_dma *d;
+
+	if (!m->cpu)
+		return;
+	d = (struct sim_dma *)xa_load(&fn->dma, (unsigned long)(m->bus >> PAGE_SHIFT));
+	if (WARN_ON(!d || d->iova != m->bus))
+		return;
+	sim_unmap(fn, d);
+	free_pages_exact(d->cpu, d->size);
+	kfree(d);
+	m->cpu = NULL;
+	m->bus = 0;
+	m->size = 0;
+}
+
+static void sim_sleep_us(void *ctx, u32 us)
+{
+	usleep_range(us, us + us / 4 + 10);
+}
+
+static const struct mlxl_ops sim_dev_ops = {
+	.rd32 = sim_rd32,
+	.wr32 = sim_wr32,
+	.dma_alloc = sim_dma_alloc,
+	.dma_free = sim_dma_free,
+	.now_ns = sim_now_ns,
+	.sleep_us = sim_sleep_us,
+};
+
+/* ---- functions */
+
+static void sim_fn_release(struct kref *ref)
+{
+	struct sim_fn *fn = container_of(ref, struct sim_fn, ref);
+	struct sim_dma *d;
+	unsigned long idx;
+
+	/* buffers the driver never freed (counted in sim_kill) */
+	xa_for_each(&fn->dma, idx, d) {
+		if (d->iova >> PAGE_SHIFT != idx)
+			continue;
+		sim_unmap(fn, d);
+		free_pages_exact(d->cpu, d->size);
+		kfree(d);
+	}
+	xa_destroy(&fn->dma);
+	mutex_destroy(&fn->fw_lock);
+	vfree(fn->fw);
+	dev_put(fn->ndev);
+	kfree(fn);
+}
+
+static void sim_fn_put(struct sim_fn *fn)
+{
+	kref_put(&fn->ref, sim_fn_release);
+}
+
+static u32 sim_refusals(const struct fwsim *fw)
+{
+	u32 e, n = 0;
+
+	for (e = FWSIM_E_NONE + 1; e < FWSIM_NR_ERRS; e++)
+		n += fwsim_err_count(fw, (enum fwsim_err)e);
+	return n;
+}
+
+/*
+ * Remove the function: the platform device goes (the driver lets go of
+ * the function first), then the model's verdict is counted.  Once per
+ * function; a second call returns at once.
+ */
+static void sim_kill(struct sim_fn *fn)
+{
+	bool unlisted = false;
+	u32 pages, objs, refusals;
+
+	mutex_lock(&sim_lock);
+	if (fn->dying) {
+		mutex_unlock(&sim_lock);
+		return;
+	}
+	fn->dying = true;
+	if (fn->listed) {
+		list_del(&fn->list);
+		fn->listed = false;
+		unlisted = true;
+	}
+	mutex_unlock(&sim_lock);
+
+	platform_device_unregister(fn->pdev);
+	debugfs_remove_recursive(fn->dbg);
+
+	mutex_lock(&fn->fw_lock);
+	pages = fwsim_pages_held(fn->fw);
+	objs = fwsim_objects_alive(fn->fw);
+	refusals = sim_refusals(fn->fw);
+	mutex_unlock(&fn->fw_lock);
+	if (pages || objs || fn->dma_live)
+		pr_warn("mlx_lite_fwsim: function %u ended with %u firmware pages, %u objects and %u DMA buffers the driver did not release\n",
+			fn->id, pages, objs, fn->dma_live);
+	mutex_lock(&sim_lock);
+	sim_totals.destroyed++;
+	sim_totals.pages_left += pages;
+	sim_totals.objects_left += objs;
+	sim_totals.dma_left += fn->dma_live;
+	sim_totals.refusals += refusals;
+	mutex_unlock(&sim_lock);
+	if (unlisted)
+		sim_fn_put(fn);
+}
+
+static void sim_kill_work(struct work_struct *w)
+{
+	struct sim_fn *fn = container_of(w, struct sim_fn, kill_work);
+
+	sim_kill(fn);
+	sim_fn_put(fn);
+}
+
+/* queue the removal of @fn, which the caller keeps alive over the call */
+static void sim_queue_kill(struct sim_fn *fn)
+{
+	kref_get(&fn->ref);
+	if (!queue_work(sim_wq, &fn->kill_work))
+		sim_fn_put(fn);
+}
+
+/* the driver: the user deleted the RDMA device */
+static void sim_deleted(struct mlxl_sim_pdata *pd)
+{
+	sim_queue_kill((struct sim_fn *)pd->front);
+}
+
+static int sim_trace_show(struct seq_file *m, void *unused)
+{
+	struct sim_fn *fn = (struct sim_fn *)file_inode(m->file)->i_private;
+	const struct fwsim_trace_ent *t;
+	u32 i, end;
+
+	seq_puts(m, "# seq opcode op_mod in_len out_len delivery status syndrome phase\n");
+	mutex_lock(&fn->fw_lock);
+	end = fn->fw->trace_pos;
+	for (i = end > FWSIM_TRACE_LEN ? end - FWSIM_TRACE_LEN : 0; i < end; i++) {
+		t = fwsim_trace_get(fn->fw, i);
+		if (t)
+			seq_printf(m, "%u 0x%04x 0x%04x %u %u 0x%02x 0x%02x 0x%08x %s\n",
+				   i, t->opcode, t->op_mod, t->in_len, t->out_len,
+				   t->delivery, t->status, t->syndrome,
+				   fwsim_phase_str((enum fwsim_phase)t->phase));
+	}
+	mutex_unlock(&fn->fw_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_trace);
+
+static int sim_state_show(struct seq_file *m, void *unused)
+{
+	struct sim_fn *fn = (struct sim_fn *)file_inode(m->file)->i_private;
+
+	mutex_lock(&fn->fw_lock);
+	seq_printf(m, "profile %s\nphase %s\npages_held %u\nobjects_alive %u\nrefusals %u\n",
+		   fwsim_profile_str(fn->fw->profile),
+		   fwsim_phase_str(fn->fw->phase), fwsim_pages_held(fn->fw),
+		   fwsim_objects_alive(fn->fw), sim_refusals(fn->fw));
+	mutex_unlock(&fn->fw_lock);
+	seq_printf(m, "dma_buffers %u\nnetdev %s\n", fn->dma_live, netdev_name(fn->ndev));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_state);
+
+static int sim_totals_show(struct seq_file *m, void *unused)
+{
+	mutex_lock(&sim_lock);
+	seq_printf(m, "created %llu\ndestroyed %llu\npages_left %llu\nobjects_left %llu\ndma_left %llu\nrefusals %llu\n",
+		   sim_totals.created, sim_totals.destroyed, sim_totals.pages_left,
+		   sim_totals.objects_left, sim_totals.dma_left, sim_totals.refusals);
+	mutex_unlock(&sim_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_totals);
+
+/*
+ * The profile the module parameter names, and its PCI device ID.  The
+ * parameter may be written at any time: read it under the parameter lock.
+ */
+static int sim_profile_of(struct mlxl_sim_pdata *pd, enum fwsim_profile *prof)
+{
+	unsigned int i;
+
+	kernel_param_lock(THIS_MODULE);
+	for (i = 0; i < ARRAY_SIZE(sim_profiles); i++)
+		if (sysfs_streq(profile, sim_profiles[i].name))
+			break;
+	kernel_param_unlock(THIS_MODULE);
+	if (i == ARRAY_SIZE(sim_profiles))
+		return -EINVAL;
+	*prof = sim_profiles[i].prof;
+	pd->vendor_part_id = sim_profiles[i].part_id;
+	return 0;
+}
+
+static int sim_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct mlxl_sim_pdata pd = {};
+	enum fwsim_profile prof;
+	struct sim_fn *fn, *other;
+	char dname[16];
+	int err;
+
+	if (ndev->type != ARPHRD_ETHER)
+		return -EINVAL;
+	if (sim_profile_of(&pd, &prof))
+		return -EINVAL;
+	/* the driver binds to the function as soon as it exists */
+	request_module("mlx_lite");
+
+	fn = (struct sim_fn *)kzalloc(sizeof(*fn), GFP_KERNEL);
+	if (!fn)
+		return -ENOMEM;
+	fn->fw = (struct fwsim *)vzalloc(sizeof(*fn->fw));
+	if (!fn->fw) {
+		kfree(fn);
+		return -ENOMEM;
+	}
+	kref_init(&fn->ref);		/* the list's */
+	INIT_WORK(&fn->kill_work, sim_kill_work);
+	mutex_init(&fn->fw_lock);
+	xa_init(&fn->dma);
+	fn->next_iova = SIM_IOVA_BASE;
+	fwsim_init(fn->fw, prof, &sim_fw_ops, fn);
+	dev_hold(ndev);
+	fn->ndev = ndev;
+
+	/* one function per netdev; listed before anyone can see it */
+	mutex_lock(&sim_lock);
+	list_for_each_entry(other, &sim_fns, list)
+		if (other->ndev == ndev) {
+			mutex_unlock(&sim_lock);
+			sim_fn_put(fn);
+			return -EEXIST;
+		}
+	fn->id = sim_next_id++;
+	list_add_tail(&fn->list, &sim_fns);
+	fn->listed = true;
+	sim_totals.created++;
+	mutex_unlock(&sim_lock);
+
+	snprintf(dname, sizeof(dname), "fn%u", fn->id);
+	fn->dbg = debugfs_create_dir(dname, sim_dbg);
+	debugfs_create_file("trace", 0400, fn->dbg, fn, &sim_trace_fops);
+	debugfs_create_file("state", 0400, fn->dbg, fn, &sim_state_fops);
+
+	pd.ops = &sim_dev_ops;
+	pd.ctx = fn;
+	pd.ndev = ndev;
+	strscpy(pd.ibdev_name, ibdev_name, sizeof(pd.ibdev_name));
+	pd.deleted = sim_deleted;
+	pd.front = fn;
+	pd.probe_err = -ENODEV;		/* until a driver says otherwise */
+
+	fn->pdev = platform_device_alloc(MLXL_SIM_DRV_NAME, (int)fn->id);
+	if (!fn->pdev) {
+		err = -ENOMEM;
+		goto err_unlist;
+	}
+	err = platform_device_add_data(fn->pdev, &pd, sizeof(pd));
+	if (!err)
+		err = platform_device_add(fn->pdev);
+	if (err) {
+		platform_device_put(fn->pdev);
+		fn->pdev = NULL;
+		goto err_unlist;
+	}
+	/* probe ran during the add when mlx_lite is loaded */
+	err = ((struct mlxl_sim_pdata *)dev_get_platdata(&fn->pdev->dev))->probe_err;
+	if (err) {
+		sim_kill(fn);
+		return err;
+	}
+	return 0;
+
+err_unlist:
+	mutex_lock(&sim_lock);
+	fn->dying = true;
+	list_del(&fn->list);
+	fn->listed = false;
+	sim_totals.destroyed++;
+	mutex_unlock(&sim_lock);
+	debugfs_remove_recursive(fn->dbg);
+	sim_fn_put(fn);
+	return err;
+}
+
+static struct rdma_link_ops sim_link_ops = {
+	.type = "mlx_lite_sim",
+	.newlink = sim_newlink,
+};
+
+/* the port's netdev went away: so does the function (not under RTNL) */
+static int sim_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(
+		(const struct netdev_notifier_info *)ptr);
+	struct sim_fn *fn;
+
+	if (event != NETDEV_UNREGISTER || ndev->reg_state == NETREG_REGISTERED)
+		return NOTIFY_DONE;
+	mutex_lock(&sim_lock);
+	list_for_each_entry(fn, &sim_fns, list)
+		if (fn->ndev == ndev)
+			sim_queue_kill(fn);
+	mutex_unlock(&sim_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sim_netdev_nb = {
+	.notifier_call = sim_netdev_event,
+};
+
+static int __init sim_init(void)
+{
+	enum fwsim_profile prof;
+	struct mlxl_sim_pdata pd;
+	int err;
+
+	if (sim_profile_of(&pd, &prof)) {
+		pr_err("mlx_lite_fwsim: unknown profile '%s'\n", profile);
+		return -EINVAL;
+	}
+	sim_wq = alloc_workqueue("mlx_lite_fwsim", 0, 0);
+	if (!sim_wq)
+		return -ENOMEM;
+	err = register_netdevice_notifier(&sim_netdev_nb);
+	if (err) {
+		destroy_workqueue(sim_wq);
+		return err;
+	}
+	sim_dbg = debugfs_create_dir("mlx_lite_fwsim", NULL);
+	debugfs_create_file("totals", 0444, sim_dbg, NULL, &sim_totals_fops);
+	rdma_link_register(&sim_link_ops);
+	return 0;
+}
+
+/*
+ * No newlink runs once rdma_link_unregister() returns and no removal is
+ * queued by the notifier once it is unregistered; the listed functions
+ * are removed here, and queued removals run before the workqueue goes.
+ */
+static void __exit sim_exit(void)
+{
+	struct sim_fn *fn;
+
+	rdma_link_unregister(&sim_link_ops);
+	unregister_netdevice_notifier(&sim_netdev_nb);
+	for (;;) {
+		mutex_lock(&sim_lock);
+		fn = list_first_entry_or_null(&sim_fns, struct sim_fn, list);
+		if (fn)
+			kref_get(&fn->ref);
+		mutex_unlock(&sim_lock);
+		if (!fn)
+			break;
+		sim_kill(fn);
+		sim_fn_put(fn);
+	}
+	destroy_workqueue(sim_wq);
+	debugfs_remove_recursive(sim_dbg);
+}
+
+module_init(sim_init);
+module_exit(sim_exit);
+
+MODULE_DESCRIPTION("mlx-lite firmware model: simulated ConnectX functions for tests");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_ALIAS_RDMA_LINK("mlx_lite_sim");
