@@ -46,7 +46,7 @@ user_procs() {
 # stack_unload: remove whichever stack is loaded.  Ours and upstream's
 # modules share names, so one list in dependency order serves both.  A
 # module still in use after 30 s fails; what holds it is printed.
-RDMA_UNLOAD_ORDER="siw rdma_rxe mlx_lite rdma_ucm ib_uverbs rdma_cm iw_cm ib_cm ib_core"
+RDMA_UNLOAD_ORDER="siw rdma_rxe mlx_lite_fwsim mlx_lite rdma_ucm ib_uverbs rdma_cm iw_cm ib_cm ib_core"
 stack_unload() {
 	local m loaded i
 	# one read of /proc/modules: lsmod costs seconds under TCG
