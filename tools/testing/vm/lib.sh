@@ -14,10 +14,18 @@ stack_load() {
 	local which=${1:-${STACK:-ours}} m
 	case "$which" in
 	ours)
+		# one read of /proc/modules, by the shell: every exec costs
+		# about half a second under TCG
+		local loaded=" " name
+		while read -r name _; do loaded+="$name "; done </proc/modules
 		# rdma_rxe's RoCE sockets need the kernel's UDP tunnel helpers
-		modprobe -a udp_tunnel ip6_udp_tunnel || return 1
+		# (modprobe only when one is not loaded yet)
+		if [[ "$loaded" != *" udp_tunnel "* || "$loaded" != *" ip6_udp_tunnel "* ]]; then
+			modprobe -a udp_tunnel ip6_udp_tunnel || return 1
+		fi
 		for m in $OUR_MODULES; do
-			grep -q "^$(basename "$m" .ko) " /proc/modules && continue
+			name=${m##*/}
+			case "$loaded" in *" ${name%.ko} "*) continue ;; esac
 			case "$m" in
 			# RXE_MODPARAMS: extra parameters for rdma_rxe.ko (none by default)
 			# shellcheck disable=SC2086
@@ -48,9 +56,21 @@ user_procs() {
 # module still in use after 30 s fails; what holds it is printed.
 RDMA_UNLOAD_ORDER="siw rdma_rxe mlx_lite_fwsim mlx_lite rdma_ucm ib_uverbs rdma_cm iw_cm ib_cm ib_core"
 stack_unload() {
-	local m loaded i
-	# one read of /proc/modules: lsmod costs seconds under TCG
-	loaded=" $(cut -d' ' -f1 /proc/modules | tr '\n' ' ') "
+	local m loaded i name
+	local -a present=()
+	# one read of /proc/modules, by the shell: lsmod costs seconds under TCG
+	loaded=" "
+	while read -r name _; do loaded+="$name "; done </proc/modules
+	for m in $RDMA_UNLOAD_ORDER; do
+		case "$loaded" in *" $m "*) present+=("$m") ;; esac
+	done
+	[ "${#present[@]}" -gt 0 ] || return 0
+	# first all at once, in dependency order (one rmmod process for all:
+	# an exec costs about half a second); what is still loaded then is
+	# retried one by one below
+	rmmod "${present[@]}" 2>/dev/null && return 0
+	loaded=" "
+	while read -r name _; do loaded+="$name "; done </proc/modules
 	for m in $RDMA_UNLOAD_ORDER; do
 		case "$loaded" in *" $m "*) ;; *) continue ;; esac
 		for ((i = 0; i < 30; i++)); do
@@ -119,19 +139,34 @@ bpftrace_stop() {
 	return 1
 }
 
-# veth_pair_add MAC: veth0 (with MAC) <-> veth1, both up.
+# veth_pair_add MAC [IP-COMMAND...]: veth0 (with MAC) <-> veth1, both up,
+# then each further argument as one ip(8) command (e.g. "addr add
+# 10.0.0.1/24 dev veth0"); all in one "ip -batch" (one exec, not one per
+# step: each costs about half a second under TCG).  ip names the failing
+# line.
 veth_pair_add() {
-	ip link add veth0 type veth peer name veth1 || die "veth add"
-	ip link set veth0 address "$1" || die "veth0 address"
-	ip link set veth0 up && ip link set veth1 up || die "veth up"
+	local mac=$1 more=
+	shift
+	[ $# = 0 ] || printf -v more '%s\n' "$@"
+	ip -batch - <<-EOF || die "veth pair${more:+ and: $*}"
+	link add veth0 type veth peer name veth1
+	link set veth0 address $mac
+	link set veth0 up
+	link set veth1 up
+	$more
+	EOF
 }
 
 # gid_wait DEV INDEX GID: poll (<= 20 s) until port 1's gids/INDEX reads
 # GID (GID table updates are deferred to a work queue).
 gid_wait() {
-	local i f=/sys/class/infiniband/$1/ports/1/gids/$2
+	local i g f=/sys/class/infiniband/$1/ports/1/gids/$2
+	# read by the shell (no grep per poll: an exec costs about half a
+	# second under TCG)
 	for ((i = 0; i < 100; i++)); do
-		grep -qx "$3" "$f" 2>/dev/null && return 0
+		g=
+		{ read -r g <"$f"; } 2>/dev/null
+		[ "$g" = "$3" ] && return 0
 		sleep 0.2
 	done
 	die "$1 gids/$2 is $(cat "$f" 2>&1), expected $3"
@@ -140,8 +175,7 @@ gid_wait() {
 # rxe0_up: rxe0 on veth0 (52:54:00:12:34:56, 10.0.0.1/24; peer veth1),
 # once its IPv4 GID (index 1, RoCEv2) is in the table.
 rxe0_up() {
-	veth_pair_add 52:54:00:12:34:56
-	ip addr add 10.0.0.1/24 dev veth0 || die "address on veth0"
+	veth_pair_add 52:54:00:12:34:56 "addr add 10.0.0.1/24 dev veth0"
 	rdma link add rxe0 type rxe netdev veth0 || die "rdma link add rxe0"
 	gid_wait rxe0 1 0000:0000:0000:0000:0000:ffff:0a00:0001
 }
@@ -166,7 +200,7 @@ rxe0_down() {
 # for a while.
 rdma_netns_mode() {
 	local i
-	for i in $(seq 100); do
+	for ((i = 0; i < 100; i++)); do
 		rdma system set netns "$1" 2>/dev/null && return 0
 		sleep 0.2
 	done
@@ -234,46 +268,65 @@ by_tier() {
 # ns2, MTU default 1500), rxe0 born in ns1 on veth0 and rxe1 in ns2 on
 # veth1 (our stack: each device's RoCE socket lives in its namespace, so
 # their packets cross the veth and its qdiscs).
-# Sets NS_G4 and NS_G6 (the IPv4 and IPv6 RoCE v2 GID index, the same on
-# both devices).  Undo with ns_pair_down.  NS_PAIR_MODE=exclusive: the
-# same in exclusive mode (each namespace sees only its own device).
+# Sets NS_G4 and NS_G6 (the IPv4 and the global IPv6 RoCE v2 GID index,
+# the same on both devices).  Undo with ns_pair_down.  NS_PAIR_MODE=exclusive:
+# the same in exclusive mode (each namespace sees only its own device).
+# The ip(8) steps run as three "ip -batch" (an exec costs about half a
+# second under TCG; ip names a failing line).
 ns_pair_up() {
-	local mtu=${1:-1500} ns mode=${NS_PAIR_MODE:-shared}
+	local mtu=${1:-1500} ns dev a4 a6 e mode=${NS_PAIR_MODE:-shared}
 	rdma_netns_mode "$mode" || die "rdma netns mode $mode"
+	NS_PAIR_UP_MODE=$mode
 	# an earlier scenario killed at its timeout leaves its namespaces
 	for ns in ns1 ns2; do
-		ip netns del "$ns" 2>/dev/null && echo "ns_pair_up: removed a stale $ns"
+		[ -e "/run/netns/$ns" ] && ip netns del "$ns" 2>/dev/null &&
+			echo "ns_pair_up: removed a stale $ns"
 	done
-	ip netns add ns1 && ip netns add ns2 || die "netns add"
-	ip link add veth0 type veth peer name veth1 || die "veth add"
-	ip link set veth0 netns ns1 && ip link set veth1 netns ns2 || die "veth to namespaces"
-	ip -n ns1 link set veth0 mtu "$mtu" && ip -n ns2 link set veth1 mtu "$mtu" || die "mtu $mtu"
-	ip -n ns1 addr add 10.0.0.1/24 dev veth0 && ip -n ns2 addr add 10.0.0.2/24 dev veth1 ||
-		die "IPv4 addresses"
-	ip -n ns1 addr add fd00::1/64 dev veth0 nodad && ip -n ns2 addr add fd00::2/64 dev veth1 nodad ||
-		die "IPv6 addresses"
-	ip -n ns1 link set veth0 up && ip -n ns2 link set veth1 up || die "veth up"
-	ip -n ns1 link set lo up && ip -n ns2 link set lo up
+	ip -batch - <<-EOF || die "namespaces and veth pair (MTU $mtu)"
+	netns add ns1
+	netns add ns2
+	link add veth0 netns ns1 mtu $mtu type veth peer name veth1 netns ns2 mtu $mtu
+	EOF
+	for e in "ns1 veth0 10.0.0.1 fd00::1" "ns2 veth1 10.0.0.2 fd00::2"; do
+		read -r ns dev a4 a6 <<<"$e"
+		ip -n "$ns" -batch - <<-EOF || die "addresses and links up in $ns"
+		addr add $a4/24 dev $dev
+		addr add $a6/64 dev $dev nodad
+		link set $dev up
+		link set lo up
+		EOF
+	done
 	ip netns exec ns1 rdma link add rxe0 type rxe netdev veth0 || die "rxe0 in ns1"
 	ip netns exec ns2 rdma link add rxe1 type rxe netdev veth1 || die "rxe1 in ns2"
-	# (gid_index_wait is in rdma-tools.sh)
-	NS_G4=$(gid_index_wait rxe0 4 ns1)
-	[ "$(gid_index_wait rxe1 4 ns2)" = "$NS_G4" ] || die "IPv4 GID index differs between rxe0 and rxe1"
-	NS_G6=$(gid_index_wait rxe0 6 ns1)
-	[ "$(gid_index_wait rxe1 6 ns2)" = "$NS_G6" ] || die "IPv6 GID index differs between rxe0 and rxe1"
-	case "$(ip netns exec ns1 cat /sys/class/infiniband/rxe0/ports/1/gids/"$NS_G6")" in
-	fe80:*) die "no global IPv6 GID for fd00::1" ;;
-	esac
+	# (gid_indexes_wait is in rdma-tools.sh; a global IPv6 GID: fd00::N)
+	gid_indexes_wait rxe0 ns1
+	NS_G4=$GID_4 NS_G6=$GID_6
+	gid_indexes_wait rxe1 ns2
+	[ "$GID_4" = "$NS_G4" ] || die "IPv4 GID index differs between rxe0 ($NS_G4) and rxe1 ($GID_4)"
+	[ "$GID_6" = "$NS_G6" ] || die "IPv6 GID index differs between rxe0 ($NS_G6) and rxe1 ($GID_6)"
 }
 
-# ns_pair_down: undo ns_pair_up (quietly: parts may be gone already)
+# ns_pair_down: undo ns_pair_up (quietly: parts may be gone already).  A
+# device this namespace sees (shared mode) is deleted from here, both in
+# one rdma process; in exclusive mode one it does not see from its
+# namespace (in shared mode it is gone already); then both namespaces in
+# one ip process.
 ns_pair_down() {
-	local ns
-	for ns in ns1 ns2; do
-		ip netns exec "$ns" rdma link delete rxe0 2>/dev/null
-		ip netns exec "$ns" rdma link delete rxe1 2>/dev/null
-		ip netns del "$ns" 2>/dev/null
+	local e ns dev here=
+	for e in "ns1 rxe0" "ns2 rxe1"; do
+		ns=${e% *} dev=${e#* }
+		if [ -e "/sys/class/infiniband/$dev" ]; then
+			here+="link delete $dev"$'\n'
+		elif [ "${NS_PAIR_UP_MODE:-}" != shared ] && [ -e "/run/netns/$ns" ]; then
+			ip netns exec "$ns" rdma link delete "$dev" 2>/dev/null
+		fi
 	done
+	[ -z "$here" ] || rdma -f -b - <<<"$here" >/dev/null 2>&1
+	here=
+	for ns in ns1 ns2; do
+		[ -e "/run/netns/$ns" ] && here+="netns del $ns"$'\n'
+	done
+	[ -z "$here" ] || ip -force -batch - <<<"$here" >/dev/null 2>&1
 	return 0
 }
 
@@ -295,13 +348,13 @@ netem_set() {
 # namespace; its peer veth1 (10.0.0.2) in namespace "peer", from where
 # roce_inject.py sends; removed on exit (EXIT trap).
 peer_ns_up() {
-	veth_pair_add 52:54:00:12:34:56
 	ip netns add peer || die "netns"
 	trap 'ip netns del peer 2>/dev/null' EXIT
-	ip link set veth1 netns peer
-	ip netns exec peer ip addr add 10.0.0.2/24 dev veth1
-	ip netns exec peer ip link set veth1 up
-	ip addr add 10.0.0.1/24 dev veth0
+	veth_pair_add 52:54:00:12:34:56 "link set veth1 netns peer" "addr add 10.0.0.1/24 dev veth0"
+	ip -n peer -batch - <<-EOF || die "veth1 in namespace peer"
+	addr add 10.0.0.2/24 dev veth1
+	link set veth1 up
+	EOF
 }
 
 # memcg_child NAME MAX: cgroup2 at /sys/fs/cgroup with the memory

@@ -12,30 +12,66 @@ TOOLS_WORK=${TOOLS_WORK:-$(mktemp -d)}
 TOOL_TIMEOUT=${TOOL_TIMEOUT:-150}
 TOOL_PORT=${TOOL_PORT:-19000}
 
-# gid_index DEV 4|6 [NETNS]: index of port 1's RoCE v2 GID of that address
-# family (IPv4-mapped for 4; for 6 a global one, link-local only if there
-# is none), or nothing.  Looks at the first 64 slots only (the table fills
-# its lowest free slot; no scenario has that many addresses), with shell
-# builtins in one process seen from NETNS: every exec and file open costs
-# milliseconds to a second under TCG with the debug kernel.
-gid_index() {
-	local dev=$1 fam=$2 ns=${3:-} idx gid ll=
-	while read -r idx gid; do
-		case "$gid" in
-		0000:0000:0000:0000:0000:ffff:*) [ "$fam" = 4 ] && { echo "$idx"; return 0; } ;;
-		fe80:*) [ "$fam" = 6 ] && [ -z "$ll" ] && ll=$idx ;;
-		*) [ "$fam" = 6 ] && { echo "$idx"; return 0; } ;;
-		esac
+# gid_scan DEV [NETNS]: sets GID_4 (index of port 1's first IPv4-mapped
+# RoCE v2 GID), GID_6 (its first global IPv6 one) and GID_6LL (its first
+# link-local one), each empty when there is none.  Looks at the first 64
+# slots only (the table fills its lowest free slot; no scenario has that
+# many addresses), and no further once GID_4 and GID_6 are known.  When
+# the device is visible here (no NETNS, or shared mode) this shell's
+# builtins read sysfs: no process at all (every fork and exec costs up to
+# a second under TCG with the debug kernel); otherwise one sh in NETNS.
+gid_scan() {
+	local dev=$1 ns=${2:-} p=/sys/class/infiniband/$1/ports/1 i g t
+	GID_4= GID_6= GID_6LL=
+	if [ -z "$ns" ] || [ -d "/sys/class/infiniband/$dev" ]; then
+		for ((i = 0; i < 64; i++)); do
+			{ read -r g <"$p/gids/$i"; } 2>/dev/null || continue
+			[ "$g" != 0000:0000:0000:0000:0000:0000:0000:0000 ] || continue
+			{ read -r t <"$p/gid_attrs/types/$i"; } 2>/dev/null && [ "$t" = "RoCE v2" ] ||
+				continue
+			gid_note "$i" "$g"
+			[ -n "$GID_4" ] && [ -n "$GID_6" ] && break
+		done
+		return 0
+	fi
+	while read -r i g; do
+		gid_note "$i" "$g"
 	done < <(in_ns "$ns" sh -c 'cd "/sys/class/infiniband/$1/ports/1" 2>/dev/null || exit 0
-		i=0
-		while [ $i -lt 64 ]; do
-			read -r g <"gids/$i" 2>/dev/null &&
-			[ "$g" != 0000:0000:0000:0000:0000:0000:0000:0000 ] &&
-			read -r t <"gid_attrs/types/$i" 2>/dev/null &&
-			[ "$t" = "RoCE v2" ] && echo "$i $g"
+		i=0 s4= s6=
+		while [ $i -lt 64 ] && { [ -z "$s4" ] || [ -z "$s6" ]; }; do
+			if read -r g <"gids/$i" 2>/dev/null &&
+			   [ "$g" != 0000:0000:0000:0000:0000:0000:0000:0000 ] &&
+			   read -r t <"gid_attrs/types/$i" 2>/dev/null && [ "$t" = "RoCE v2" ]; then
+				echo "$i $g"
+				case "$g" in
+				0000:0000:0000:0000:0000:ffff:*) s4=1 ;;
+				fe80:*) ;;
+				*) s6=1 ;;
+				esac
+			fi
 			i=$((i + 1))
 		done' sh "$dev")
-	[ -n "$ll" ] && echo "$ll"
+	return 0
+}
+
+# gid_note INDEX GID: gid_scan's record of one RoCE v2 entry
+gid_note() {
+	case "$2" in
+	0000:0000:0000:0000:0000:ffff:*) [ -n "$GID_4" ] || GID_4=$1 ;;
+	fe80:*) [ -n "$GID_6LL" ] || GID_6LL=$1 ;;
+	*) [ -n "$GID_6" ] || GID_6=$1 ;;
+	esac
+}
+
+# gid_index DEV 4|6 [NETNS]: index of port 1's RoCE v2 GID of that address
+# family (IPv4-mapped for 4; for 6 a global one, link-local only if there
+# is none), or nothing (gid_scan, seen from NETNS).
+gid_index() {
+	gid_scan "$1" "${3:-}"
+	case "$2" in
+	4) [ -z "$GID_4" ] || echo "$GID_4" ;;
+	6) [ -z "$GID_6$GID_6LL" ] || echo "${GID_6:-$GID_6LL}" ;;
+	esac
 	return 0
 }
 
@@ -51,6 +87,20 @@ gid_index_wait() {
 	die "$1 has no RoCE v2 GID for IPv$2"
 }
 
+# gid_indexes_wait DEV [NETNS]: poll (up to 20 s) until port 1 has an
+# IPv4-mapped and a global IPv6 RoCE v2 GID; sets GID_4 and GID_6 (in this
+# shell: call it outside $(...)); dies if either does not show up.
+gid_indexes_wait() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		gid_scan "$@"
+		[ -n "$GID_4" ] && [ -n "$GID_6" ] && return 0
+		sleep 0.2
+	done
+	die "$1 has no RoCE v2 GID for IPv4 and a global one for IPv6" \
+		"(IPv4 index '$GID_4', global IPv6 '$GID_6', link-local '$GID_6LL')"
+}
+
 # in_ns NETNS CMD...: CMD in that network namespace ("" = this one)
 in_ns() {
 	local ns=$1
@@ -58,9 +108,36 @@ in_ns() {
 	if [ -n "$ns" ]; then ip netns exec "$ns" "$@"; else "$@"; fi
 }
 
+# tcp_has PORT STATE [NETNS]: a TCP socket (IPv4 or IPv6) with local port
+# PORT is in STATE (as /proc/net/tcp writes it: 0A listening, 01
+# established) in NETNS ("" = this one).  Read by the shell: this one's
+# /proc/self/net, or /proc/PID/net of a process in NETNS (ss costs
+# seconds under TCG; ss -N only when no process is in NETNS).
+tcp_has() {
+	local net=/proc/self/net d f a st p
+	if [ -n "${3:-}" ]; then
+		net=
+		for d in /proc/[0-9]*; do
+			[ "$d/ns/net" -ef "/run/netns/$3" ] && { net=$d/net; break; }
+		done
+		if [ -z "$net" ]; then
+			[ "$2" = 0A ] || return 1
+			[ -n "$(ss -N "$3" -Hltn "sport = :$1" 2>/dev/null)" ]
+			return
+		fi
+	fi
+	printf -v p ':%04X' "$1"
+	for f in "$net/tcp" "$net/tcp6"; do
+		while read -r _ a _ st _; do
+			[ "$st" = "$2" ] && [ "${a%"$p"}" != "$a" ] && return 0
+		done 2>/dev/null <"$f"
+	done
+	return 1
+}
+
 # port_listening PORT [NETNS]: a TCP socket listens on PORT
 port_listening() {
-	in_ns "${2:-}" ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
+	tcp_has "$1" 0A "${2:-}"
 }
 
 # tool_ok TOOL FILE: FILE holds TOOL's success output.  Pingpongs print
@@ -110,9 +187,10 @@ tool_run() {
 		spid=$!
 	fi
 	if [ "${TOOL_ROLE:-both}" != server ]; then
-		local end=$(( $(date +%s) + TOOL_TIMEOUT ))
+		# (EPOCHSECONDS: a date costs about half a second under TCG)
+		local end=$((EPOCHSECONDS + TOOL_TIMEOUT))
 		if [ -z "${TOOL_REMOTE:-}" ]; then
-			while [ "$(date +%s)" -lt "$end" ]; do
+			while [ "$EPOCHSECONDS" -lt "$end" ]; do
 				port_listening "$port" "$sns" && break
 				kill -0 "$spid" 2>/dev/null || break
 				sleep 0.5
@@ -123,7 +201,7 @@ tool_run() {
 			rc_c=$?
 			# could not reach the server's TCP port: nothing was
 			# exchanged yet, the server is not up (yet); again
-			[ "$rc_c" != 0 ] && [ "$(date +%s)" -lt "$end" ] &&
+			[ "$rc_c" != 0 ] && [ "$EPOCHSECONDS" -lt "$end" ] &&
 				{ [ -z "$spid" ] || kill -0 "$spid" 2>/dev/null; } &&
 				grep -qE "Couldn't connect|Unable to init the socket" "$co" ||
 				break

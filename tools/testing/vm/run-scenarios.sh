@@ -13,10 +13,26 @@ timeout_s=${SCENARIO_TIMEOUT:-1500}
 # (kmemleak reports each object's allocation time in jiffies)
 sed -n 's/^jiffies: //p' /proc/timer_list | head -n 1 >"$OUT/kmemleak.start"
 
+# group_procs PGID: "PID:COMM ..." of the processes in process group PGID,
+# read by the shell from /proc (no pgrep: every exec costs about half a
+# second under TCG, and mostly nothing is left)
+group_procs() {
+	local d st comm pgrp out=
+	for d in /proc/[0-9]*; do
+		{ read -r st <"$d/stat"; } 2>/dev/null || continue
+		comm=${st#*(}
+		comm=${comm%)*}
+		# after the comm: state ppid pgrp ...
+		read -r _ _ pgrp _ <<<"${st##*) }"
+		[ "$pgrp" = "$1" ] && out+="${d#/proc/}:$comm "
+	done
+	echo "$out"
+}
+
 # reap_group PGID: TERM, then KILL, what is left in process group PGID
 reap_group() {
 	local i left
-	left=$(pgrep -g "$1" -l | tr '\n' ' ')
+	left=$(group_procs "$1")
 	[ -n "$left" ] || return 0
 	echo "run-scenarios: left running: $left"
 	kill -TERM -- "-$1" 2>/dev/null
@@ -29,11 +45,13 @@ reap_group() {
 }
 
 for s in "$@"; do
-	name=$(basename "$s" .sh)
+	name=${s##*/}
+	name=${name%.sh}
 	dmesg -C
 	echo "== scenario $name" >/dev/kmsg
-	taint_before=$(cat /proc/sys/kernel/tainted)
-	start=$(date +%s)
+	# (read by the shell: every exec costs about half a second under TCG)
+	read -r taint_before </proc/sys/kernel/tainted
+	start=$EPOCHSECONDS
 	read -r _ u0 n0 s0 idle0 w0 i0 q0 _ </proc/stat
 	# a scenario whose full tier needs longer says so in a header line
 	# "# scenario-timeout-full: SECONDS"
@@ -63,9 +81,10 @@ for s in "$@"; do
 	# named network namespaces a scenario left (its cleanup trap does
 	# not run when the timeout kills it) go too: the rdma netns mode
 	# changes only while no other namespace exists
-	for ns in $(ip netns list 2>/dev/null | cut -d' ' -f1); do
-		ip netns del "$ns" &&
-			echo "run-scenarios: removed network namespace $ns left by $name"
+	for ns in /run/netns/*; do
+		[ -e "$ns" ] || continue
+		ip netns del "${ns##*/}" &&
+			echo "run-scenarios: removed network namespace ${ns##*/} left by $name"
 	done >>"$OUT/$name.log" 2>&1
 	# whatever the scenario left loaded goes now, so the next one starts
 	# clean; a stack that cannot be unloaded fails the scenario
@@ -73,14 +92,15 @@ for s in "$@"; do
 		echo "run-scenarios: could not unload the stack after $name" >>"$OUT/$name.log"
 		[ "$rc" = 0 ] && rc=99
 	fi
-	end=$(date +%s)
+	end=$EPOCHSECONDS
 	# busy: the share of the scenario's time the guest CPU was not idle
 	# (an idle TCG guest leaves its host core to the other VM)
 	read -r _ u1 n1 s1 idle1 w1 i1 q1 _ </proc/stat
 	b=$(( (u1 - u0) + (n1 - n0) + (s1 - s0) + (i1 - i0) + (q1 - q0) ))
 	busy=$(( 100 * b / (b + idle1 - idle0 + w1 - w0 + 1) ))
 	dmesg >"$OUT/$name.dmesg"
-	echo "$rc $((end - start)) $taint_before $(cat /proc/sys/kernel/tainted) $busy" >"$OUT/$name.rc"
+	read -r taint_after </proc/sys/kernel/tainted
+	echo "$rc $((end - start)) $taint_before $taint_after $busy" >"$OUT/$name.rc"
 	echo "scenario $name: rc=$rc ($((end - start)) s, CPU busy $busy %)"
 done
 

@@ -42,12 +42,16 @@ cm_rows() {
 }
 
 # rows_wait NS PATTERN [N]: until NS lists at least N (default 1) rows
-# matching PATTERN (extended regex), <= 30 s; prints the rows
+# matching PATTERN (extended regex), <= 30 s; prints the rows (one rdma
+# per poll, matched by the shell: an exec costs about half a second)
 rows_wait() {
-	local i n
+	local i n rows line
 	for ((i = 0; i < 150; i++)); do
-		n=$(cm_rows "$1" | grep -cE "$2")
-		[ "${n:-0}" -ge "${3:-1}" ] && { cm_rows "$1" | grep -E "$2"; return 0; }
+		n=0 rows=
+		while IFS= read -r line; do
+			[[ $line =~ $2 ]] && { n=$((n + 1)); rows+="$line"$'\n'; }
+		done <<<"$(cm_rows "$1")"
+		[ "$n" -ge "${3:-1}" ] && { printf '%s' "$rows"; return 0; }
 		sleep 0.2
 	done
 	cm_rows "$1" | sed 's/^/    /'

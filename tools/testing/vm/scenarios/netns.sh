@@ -15,13 +15,64 @@ RXE_KO=$MODDIR/drivers/infiniband/sw/rxe/rdma_rxe.ko
 KUNIT_KO=$MODDIR/drivers/infiniband/core/tests/ib_core_netns_kunit.ko
 
 in_ns() { local ns=$1; shift; if [ "$ns" = init ]; then "$@"; else ip netns exec "$ns" "$@"; fi; }
-devs_in() { in_ns "$1" rdma dev show 2>&1 | awk -F': ' '/^[0-9]+: /{print $2}' | sort | tr '\n' ' '; }
-sysfs_in() { in_ns "$1" ls /sys/class/infiniband 2>&1 | sort | tr '\n' ' '; }
-roce_sock_in() { in_ns "$1" ss -Hnul 2>/dev/null | grep -c ':4791 '; }
+# The probes below parse and sort with shell builtins: under TCG every
+# exec costs about half a second, and a pipeline of five cost seconds.
+# words ITEM...: the items sorted, each followed by a space ("" for none)
+words() {
+	local -a a=("$@")
+	local i j t
+	for ((i = 1; i < ${#a[@]}; i++)); do
+		t=${a[i]}
+		for ((j = i - 1; j >= 0; j--)); do
+			[[ ${a[j]} > $t ]] || break
+			a[j + 1]=${a[j]}
+		done
+		a[j + 1]=$t
+	done
+	[ ${#a[@]} = 0 ] || printf '%s ' "${a[@]}"
+}
+devs_in() {
+	local line
+	local -a d=()
+	while IFS= read -r line; do
+		[[ $line =~ ^[0-9]+:\ ([^:]+): ]] && d+=("${BASH_REMATCH[1]}")
+	done <<<"$(in_ns "$1" rdma dev show 2>&1)"
+	words "${d[@]}"
+}
+sysfs_in() {
+	local f
+	local -a d=()
+	if [ "$1" = init ]; then
+		for f in /sys/class/infiniband/*; do [ -e "$f" ] && d+=("${f##*/}"); done
+	else
+		while IFS= read -r f; do [ -n "$f" ] && d+=("$f"); done <<<"$(in_ns "$1" ls /sys/class/infiniband 2>&1)"
+	fi
+	words "${d[@]}"
+}
+roce_sock_in() {
+	local line n=0
+	while IFS= read -r line; do
+		[[ $line == *:4791\ * ]] && n=$((n + 1))
+	done <<<"$(if [ "$1" = init ]; then ss -Hnul; else ss -N "$1" -Hnul; fi 2>/dev/null)"
+	echo "$n"
+}
 # libibverbs' view: the devices ibv_devices lists from namespace $1
-verbs_in() { in_ns "$1" ibv_devices 2>/dev/null | awk 'NR>2{print $1}' | sort | tr '\n' ' '; }
+verbs_in() {
+	local line i=0
+	local -a d=()
+	while read -r line _; do
+		i=$((i + 1))
+		[ "$i" -gt 2 ] && [ -n "$line" ] && d+=("$line")
+	done <<<"$(in_ns "$1" ibv_devices 2>/dev/null)"
+	words "${d[@]}"
+}
 # the uverbs char device of ib device $1
-uverbs_of() { grep -lx "$1" /sys/class/infiniband_verbs/uverbs*/ibdev 2>/dev/null | head -1 | xargs -r dirname | xargs -r basename; }
+uverbs_of() {
+	local f d
+	for f in /sys/class/infiniband_verbs/uverbs*/ibdev; do
+		{ read -r d <"$f"; } 2>/dev/null && [ "$d" = "$1" ] && { f=${f%/ibdev}; echo "${f##*/}"; return; }
+	done
+}
 can_open() { in_ns "$1" sh -c "exec 3<>/dev/infiniband/$2" 2>/dev/null && echo yes || echo no; }
 # expect WHAT GOT WANT
 expect() { [ "$2" = "$3" ] || die "$1: got '$2', want '$3'"; echo "ok: $1 = '$3'"; }
@@ -31,7 +82,7 @@ expect() { [ "$2" = "$3" ] || die "$1: got '$2', want '$3'"; echo "ok: $1 = '$3'
 settle() {
 	local what=$1 want=$2 i got
 	shift 2
-	for i in $(seq 100); do
+	for ((i = 0; i < 100; i++)); do
 		got=$("$@")
 		[ "$got" = "$want" ] && break
 		sleep 0.2
@@ -43,7 +94,7 @@ settle() {
 # namespace is cleaned up asynchronously, so retry for a while.
 set_mode() {
 	local i
-	for i in $(seq 100); do
+	for ((i = 0; i < 100; i++)); do
 		rdma system set netns "$1" 2>/dev/null && return 0
 		sleep 0.2
 	done
@@ -59,7 +110,10 @@ veth_pair() {
 }
 
 stack_load ours || die "load ours"
-lsmod | grep -q '^rdma_rxe ' || insmod "$RXE_KO" || die "insmod rdma_rxe"
+# (/proc/modules read by the shell: lsmod costs seconds under TCG)
+rxe_loaded=
+while read -r m _; do [ "$m" = rdma_rxe ] && rxe_loaded=1; done </proc/modules
+[ -n "$rxe_loaded" ] || insmod "$RXE_KO" || die "insmod rdma_rxe"
 
 echo "=== ours, shared mode"
 expect "mode" "$(rdma system show | grep -o 'netns [a-z]*')" "netns shared"

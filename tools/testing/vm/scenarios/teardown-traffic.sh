@@ -53,21 +53,22 @@ traffic_start() {
 		PIDS+=($!)
 		ports+=("$port")
 	done
-	# both clients connected to their servers
+	# both clients connected to their servers (tcp_has: read by the
+	# shell; an ss costs up to 10 s while four oracles start)
 	for port in "${ports[@]}"; do
-		for ((i = 0; i < 150; i++)); do
-			[ -n "$(ss -Htn state established "( sport = :$port )" 2>/dev/null)" ] && break
-			sleep 1
+		for ((i = 0; i < 300; i++)); do
+			tcp_has "$port" 01 && break
+			sleep 0.5
 		done
-		[ "$i" -lt 150 ] || { fail "$CASE: no client connected to port $port after 150 s"; return 1; }
+		[ "$i" -lt 300 ] || { fail "$CASE: no client connected to port $port after 150 s"; return 1; }
 	done
 	echo "$CASE: both clients connected after $((SECONDS - t0)) s"
 	# traffic in flight: the devices have sent packets for a while
 	# (shared mode: rxe0 is in init_net's sysfs; read by the shell)
 	local f=/sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts now=0
 	read -r base <"$f" || { fail "$CASE: no $f"; return 1; }
-	for ((i = 0; i < 120; i++)); do
-		sleep 1
+	for ((i = 0; i < 240; i++)); do
+		sleep 0.5
 		read -r now <"$f"
 		[ $((now - base)) -gt 500 ] && return 0
 	done
@@ -84,7 +85,7 @@ wait_all() {
 	end=$((SECONDS + limit))
 	EXITS=
 	for p in "$@"; do
-		while kill -0 "$p" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do sleep 1; done
+		while kill -0 "$p" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do sleep 0.5; done
 		if kill -0 "$p" 2>/dev/null; then
 			kill -9 "$p" 2>/dev/null
 			wait "$p" 2>/dev/null
