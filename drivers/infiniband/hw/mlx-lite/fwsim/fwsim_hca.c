@@ -122,6 +122,14 @@ static u64 page_pop(struct fwsim *fw)
 			fw->page_set[s] = PAGE_TOMB;
 			fw->page_tomb++;
 			fw->pages_held--;
+			/*
+			 * Tombstones count against the fill limit: an empty set
+			 * starts over clean, or load/unload cycles would fill it.
+			 */
+			if (!fw->pages_held) {
+				fwsim_bzero(fw->page_set, sizeof(fw->page_set));
+				fw->page_tomb = 0;
+			}
 			return a;
 		}
 	}
