@@ -29,6 +29,7 @@
 
 struct ib_device;
 struct ib_udata;
+struct ib_gid_attr;
 struct ib_ucontext;
 struct ib_pd;
 struct ib_mr;
@@ -279,6 +280,17 @@ struct ib_device_ops {
 	void (*get_dev_fw_str)(struct ib_device *dev, char *str);
 	/* Driver's own files in the device's sysfs directory (may be NULL). */
 	const struct attribute_group *device_group;
+	/*
+	 * RoCE GID table entries (Documentation/core/gid-table.rst): core
+	 * calls add_gid before an entry of a RoCE port becomes visible in its
+	 * table (a failure keeps it out) and del_gid after it left it, and
+	 * for every entry left at unregistration, before dealloc_driver.
+	 * Process context, never under RTNL, serialised per port; may sleep.
+	 * *@context is the driver's per-entry pointer (NULL at add), handed
+	 * back at del.  Both may be NULL.
+	 */
+	int (*add_gid)(const struct ib_gid_attr *attr, void **context);
+	int (*del_gid)(const struct ib_gid_attr *attr, void **context);
 
 	/*
 	 * Verbs objects (include/rdma/ib_verbs.h).  Core allocates the

@@ -38,6 +38,19 @@ union ib_gid {
 	} global;
 };
 
+/*
+ * A GID table entry as ops.add_gid/del_gid see it; @ndev is the port's
+ * netdev when the entry is its (valid for the call only), else NULL.
+ */
+struct ib_gid_attr {
+	struct net_device *ndev;
+	const struct ib_device *device;
+	union ib_gid gid;
+	enum ib_gid_type gid_type;
+	u16 index;
+	u32 port_num;
+};
+
 struct ib_uobject;		/* uverbs' handle of a user object (opaque) */
 struct ib_umem;			/* pinned user memory, <rdma/ib_umem.h> */
 

@@ -7,22 +7,35 @@
  * netlink, address resolution) take it for reading and never sleep under
  * it, writers take it for writing, so readers may run in any context.
  * Writers come from the RoCE work (roce_gid_mgmt.c, one ordered work
- * queue) and from drivers/tests through the rdma_gid_cache_* calls.
+ * queue) and from drivers/tests through the rdma_gid_cache_* calls; they
+ * are process context and serialise on the port's wlock (a mutex).
+ *
+ * Drivers that program a hardware GID table (ops.add_gid/del_gid, RoCE
+ * ports only) are called under wlock but outside the rwlock, so they may
+ * sleep: add_gid before the entry becomes visible (it stays out when
+ * add_gid fails), del_gid after it left, and del_gid for every entry
+ * still there when the tables are freed.  No writer holds RTNL (the RoCE
+ * work takes none), so a driver may wait on its firmware there.
  *
  * Lifetime: ib_cache_setup_one() runs in ib_register_device() before the
  * device becomes visible; ib_cache_cleanup_one() in unregistration once
  * every client and user is gone and the port sysfs files are removed, so
  * nobody can be reading a table when it is freed.
  */
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/netdevice.h>
 #include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
 
 #include "core_priv.h"
 
 struct ib_gid_port_cache {
 	rwlock_t lock;
+	struct mutex wlock;		/* writers, and driver calls */
+	bool drv;			/* RoCE port of a driver with add/del_gid */
+	void **ctx;			/* drivers' per-slot context */
 	struct rdma_gid_table table;
 	struct rdma_gid_slot slots[];
 };
@@ -36,14 +49,24 @@ static struct ib_gid_port_cache *port_cache(struct ib_device *dev, u32 port)
 
 /* ---- setup and teardown ------------------------------------------------ */
 
+static void drv_del_all(struct ib_device *dev, u32 port,
+			struct ib_gid_port_cache *c);
+
 void ib_cache_cleanup_one(struct ib_device *dev)
 {
+	struct ib_gid_port_cache *c;
 	u32 port;
 
 	if (!dev->port_data)
 		return;
 	rdma_for_each_port(dev, port) {
-		kfree(dev->port_data[port].gid_cache);
+		c = dev->port_data[port].gid_cache;
+		if (!c)
+			continue;
+		drv_del_all(dev, port, c);
+		mutex_destroy(&c->wlock);
+		kfree(c->ctx);
+		kfree(c);
 		dev->port_data[port].gid_cache = NULL;
 	}
 }
@@ -66,9 +89,22 @@ int ib_cache_setup_one(struct ib_device *dev)
 			return -ENOMEM;
 		}
 		rwlock_init(&c->lock);
+		mutex_init(&c->wlock);
 		c->table.slots = c->slots;
 		c->table.len = len;
 		dev->port_data[port].gid_cache = c;
+		c->drv = (dev->ops.add_gid || dev->ops.del_gid) &&
+			 (dev->port_data[port].immutable.core_cap_flags &
+			  (RDMA_CORE_CAP_PROT_ROCE |
+			   RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP));
+		if (c->drv) {
+			c->ctx = (void **)kcalloc(len ? len : 1, sizeof(*c->ctx),
+						  GFP_KERNEL);
+			if (!c->ctx) {
+				ib_cache_cleanup_one(dev);
+				return -ENOMEM;
+			}
+		}
 	}
 	return 0;
 }
@@ -229,6 +265,191 @@ static bool type_ok(enum ib_gid_type t)
 	       t == IB_GID_TYPE_ROCE_UDP_ENCAP;
 }
 
+/*
+ * ---- driver calls (ops.add_gid/del_gid), under the port's wlock ----
+ *
+ * The rwlock is not held: readers see an entry only once the driver has
+ * it, and no longer before the driver drops it.
+ */
+
+static void drv_attr(struct ib_device *dev, u32 port, u32 index,
+		     const struct rdma_gid_slot *s, struct net_device *ndev,
+		     struct ib_gid_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->ndev = ndev && (u32)ndev->ifindex == s->ifindex ? ndev : NULL;
+	attr->device = dev;
+	memcpy(attr->gid.raw, s->gid, sizeof(attr->gid.raw));
+	attr->gid_type = (enum ib_gid_type)s->type;
+	attr->index = (u16)index;
+	attr->port_num = port;
+}
+
+static int drv_add(struct ib_device *dev, u32 port, struct ib_gid_port_cache *c,
+		   u32 index, const struct rdma_gid_slot *s)
+{
+	struct ib_gid_attr attr;
+	struct net_device *ndev;
+	int ret;
+
+	lockdep_assert_held(&c->wlock);
+	if (!c->drv || !dev->ops.add_gid)
+		return 0;
+	ndev = ib_device_get_netdev(dev, port);
+	drv_attr(dev, port, index, s, ndev, &attr);
+	c->ctx[index] = NULL;
+	ret = dev->ops.add_gid(&attr, &c->ctx[index]);
+	if (ndev)
+		dev_put(ndev);
+	return ret;
+}
+
+static void drv_del(struct ib_device *dev, u32 port, struct ib_gid_port_cache *c,
+		    u32 index, const struct rdma_gid_slot *s)
+{
+	struct ib_gid_attr attr;
+	struct net_device *ndev;
+
+	lockdep_assert_held(&c->wlock);
+	if (!c->drv)
+		return;
+	if (dev->ops.del_gid) {
+		ndev = ib_device_get_netdev(dev, port);
+		drv_attr(dev, port, index, s, ndev, &attr);
+		/* the entry is gone from the table whatever the driver says */
+		dev->ops.del_gid(&attr, &c->ctx[index]);
+		if (ndev)
+			dev_put(ndev);
+	}
+	c->ctx[index] = NULL;
+}
+
+/* Empty slot @index (used), then tell the driver. */
+static void slot_remove(struct ib_device *dev, u32 port,
+			struct ib_gid_port_cache *c, u32 index)
+{
+	struct rdma_gid_slot old = c->slots[index];
+	unsigned long flags;
+
+	write_lock_irqsave(&c->lock, flags);
+	memset(&c->slots[index], 0, sizeof(c->slots[index]));
+	write_unlock_irqrestore(&c->lock, flags);
+	drv_del(dev, port, c, index, &old);
+}
+
+static void drv_del_all(struct ib_device *dev, u32 port,
+			struct ib_gid_port_cache *c)
+{
+	u32 i;
+
+	if (!c->drv)
+		return;
+	mutex_lock(&c->wlock);
+	for (i = 0; i < c->table.len; i++)
+		if (c->slots[i].used)
+			slot_remove(dev, port, c, i);
+	mutex_unlock(&c->wlock);
+}
+
+/* The slot rdma_gid_table_add() would choose, without taking it. */
+static int slot_for_add(const struct rdma_gid_table *t,
+			const struct rdma_gid_slot *want)
+{
+	int free_slot = -ENOSPC;
+	u32 i;
+
+	if (rdma_gid_is_zero(want->gid))
+		return -EINVAL;
+	for (i = 0; i < t->len; i++) {
+		const struct rdma_gid_slot *s = &t->slots[i];
+
+		if (s->used && s->type == want->type &&
+		    s->ifindex == want->ifindex &&
+		    !memcmp(s->gid, want->gid, RDMA_GID_BYTES))
+			return -EEXIST;
+		if (i && !s->used && free_slot < 0)
+			free_slot = (int)i;
+	}
+	return free_slot;
+}
+
+/* Add to the lowest free slot from 1: the slot, or -errno. */
+static int slot_add(struct ib_device *dev, u32 port, struct ib_gid_port_cache *c,
+		    const u8 *gid, u8 type, u32 ifindex)
+{
+	struct rdma_gid_slot want = {};
+	unsigned long flags;
+	int idx, ret;
+
+	lockdep_assert_held(&c->wlock);
+	memcpy(want.gid, gid, RDMA_GID_BYTES);
+	want.type = type;
+	want.ifindex = ifindex;
+	want.used = 1;
+	idx = slot_for_add(&c->table, &want);
+	if (idx < 0)
+		return idx;
+	ret = drv_add(dev, port, c, (u32)idx, &want);
+	if (ret)
+		return ret;
+	write_lock_irqsave(&c->lock, flags);
+	ret = rdma_gid_table_add(&c->table, gid, type, ifindex);
+	write_unlock_irqrestore(&c->lock, flags);
+	WARN_ON(ret != idx);
+	return ret;
+}
+
+/* Slot 0 := @gid unless it holds it already; true when it changed. */
+static int slot_set_default(struct ib_device *dev, u32 port,
+			    struct ib_gid_port_cache *c, const u8 *gid, u8 type,
+			    u32 ifindex)
+{
+	struct rdma_gid_slot want = {};
+	struct rdma_gid_slot *s0;
+	unsigned long flags;
+	int ret;
+
+	lockdep_assert_held(&c->wlock);
+	if (!c->table.len)
+		return -EINVAL;
+	s0 = &c->slots[0];
+	if (s0->used && s0->type == type && s0->ifindex == ifindex &&
+	    !memcmp(s0->gid, gid, RDMA_GID_BYTES))
+		return 0;
+	if (s0->used)
+		slot_remove(dev, port, c, 0);
+	memcpy(want.gid, gid, RDMA_GID_BYTES);
+	want.type = type;
+	want.ifindex = ifindex;
+	want.used = 1;
+	ret = drv_add(dev, port, c, 0, &want);
+	if (ret)
+		return ret;
+	write_lock_irqsave(&c->lock, flags);
+	ret = rdma_gid_table_set_default(&c->table, gid, type, ifindex);
+	write_unlock_irqrestore(&c->lock, flags);
+	return ret < 0 ? ret : 1;
+}
+
+/* Remove from slots >= 1: the slot it was in, or -ENOENT. */
+static int slot_del(struct ib_device *dev, u32 port, struct ib_gid_port_cache *c,
+		    const u8 *gid, u8 type, u32 ifindex)
+{
+	u32 i;
+
+	lockdep_assert_held(&c->wlock);
+	for (i = 1; i < c->table.len; i++) {
+		const struct rdma_gid_slot *s = &c->slots[i];
+
+		if (s->used && s->type == type && s->ifindex == ifindex &&
+		    !memcmp(s->gid, gid, RDMA_GID_BYTES)) {
+			slot_remove(dev, port, c, i);
+			return (int)i;
+		}
+	}
+	return -ENOENT;
+}
+
 enum gid_write { GID_ADD, GID_DEL, GID_SET_DEFAULT };
 
 static int write_entry(struct ib_device *dev, u32 port,
@@ -236,27 +457,24 @@ static int write_entry(struct ib_device *dev, u32 port,
 		       int ifindex, enum gid_write op)
 {
 	struct ib_gid_port_cache *c = port_cache(dev, port);
-	struct rdma_gid_table *t;
-	unsigned long flags;
 	int ret;
 
 	if (!c || !type_ok(gid_type) || ifindex < 0)
 		return -EINVAL;
-	t = &c->table;
-	write_lock_irqsave(&c->lock, flags);
+	mutex_lock(&c->wlock);
 	switch (op) {
 	case GID_ADD:
-		ret = rdma_gid_table_add(t, gid->raw, (u8)gid_type, (u32)ifindex);
+		ret = slot_add(dev, port, c, gid->raw, (u8)gid_type, (u32)ifindex);
 		break;
 	case GID_DEL:
-		ret = rdma_gid_table_del(t, gid->raw, (u8)gid_type, (u32)ifindex);
+		ret = slot_del(dev, port, c, gid->raw, (u8)gid_type, (u32)ifindex);
 		break;
 	default:
-		ret = rdma_gid_table_set_default(t, gid->raw, (u8)gid_type,
-						 (u32)ifindex);
+		ret = slot_set_default(dev, port, c, gid->raw, (u8)gid_type,
+				       (u32)ifindex);
 		break;
 	}
-	write_unlock_irqrestore(&c->lock, flags);
+	mutex_unlock(&c->wlock);
 	return ret < 0 ? ret : 0;
 }
 
@@ -292,6 +510,16 @@ u32 rdma_gid_cache_flush_port(struct ib_device *dev, u32 port)
 
 	if (!c)
 		return 0;
+	mutex_lock(&c->wlock);
+	if (c->drv) {
+		for (i = 0; i < c->table.len; i++)
+			if (c->slots[i].used) {
+				slot_remove(dev, port, c, i);
+				n++;
+			}
+		mutex_unlock(&c->wlock);
+		return n;
+	}
 	write_lock_irqsave(&c->lock, flags);
 	for (i = 0; i < c->table.len; i++)
 		if (c->slots[i].used) {
@@ -299,6 +527,7 @@ u32 rdma_gid_cache_flush_port(struct ib_device *dev, u32 port)
 			n++;
 		}
 	write_unlock_irqrestore(&c->lock, flags);
+	mutex_unlock(&c->wlock);
 	return n;
 }
 EXPORT_SYMBOL(rdma_gid_cache_flush_port);
@@ -329,6 +558,35 @@ static bool wanted(const struct ib_gid_want *want, u32 n,
 	return false;
 }
 
+/* ib_gid_cache_sync() for a port whose driver keeps its own table. */
+static bool gid_sync_drv(struct ib_device *dev, u32 port,
+			 struct ib_gid_port_cache *c, u32 ifindex,
+			 bool has_default, const struct ib_gid_want *want, u32 n)
+{
+	bool changed = false;
+	u32 i;
+
+	lockdep_assert_held(&c->wlock);
+	if (has_default) {
+		if (slot_set_default(dev, port, c, want[0].gid, want[0].type,
+				     ifindex) != 0)
+			changed = true;
+	} else if (c->slots[0].used) {
+		slot_remove(dev, port, c, 0);
+		changed = true;
+	}
+	for (i = 1; i < c->table.len; i++)
+		if (c->slots[i].used && !wanted(want, n, &c->slots[i], ifindex)) {
+			slot_remove(dev, port, c, i);
+			changed = true;
+		}
+	for (i = has_default ? 1 : 0; i < n; i++)
+		if (slot_add(dev, port, c, want[i].gid, want[i].type,
+			     ifindex) >= 0)
+			changed = true;
+	return changed;
+}
+
 /*
  * Make @port's table hold exactly @want (all of netdev @ifindex): the
  * default entry in slot 0 when @has_default (then want[0] is it), the
@@ -346,6 +604,13 @@ bool ib_gid_cache_sync(struct ib_device *dev, u32 port, u32 ifindex,
 
 	if (!c || !c->table.len)
 		return false;
+	mutex_lock(&c->wlock);
+	if (c->drv) {
+		changed = gid_sync_drv(dev, port, c, ifindex, has_default,
+				       want, n);
+		mutex_unlock(&c->wlock);
+		return changed;
+	}
 	write_lock_irqsave(&c->lock, flags);
 	s0 = &c->slots[0];
 	if (has_default) {
@@ -370,5 +635,6 @@ bool ib_gid_cache_sync(struct ib_device *dev, u32 port, u32 ifindex,
 				       ifindex) >= 0)
 			changed = true;
 	write_unlock_irqrestore(&c->lock, flags);
+	mutex_unlock(&c->wlock);
 	return changed;
 }

@@ -134,6 +134,8 @@ void ib_set_device_ops(struct ib_device *dev, const struct ib_device_ops *ops)
 	IB_OPS_FILL(query_pkey);
 	IB_OPS_FILL(get_dev_fw_str);
 	IB_OPS_FILL(device_group);
+	IB_OPS_FILL(add_gid);
+	IB_OPS_FILL(del_gid);
 	IB_OPS_FILL(alloc_ucontext);
 	IB_OPS_FILL(dealloc_ucontext);
 	IB_OPS_FILL(mmap);

@@ -21,7 +21,7 @@ const uint16_t golden_boot[] = {
 	MLXL_OP_QUERY_HCA_CAP, MLXL_OP_QUERY_HCA_CAP, MLXL_OP_SET_HCA_CAP,
 	MLXL_OP_QUERY_HCA_CAP, MLXL_OP_QUERY_PAGES, MLXL_OP_MANAGE_PAGES,
 	MLXL_OP_INIT_HCA, MLXL_OP_SET_DRIVER_VERSION, MLXL_OP_QUERY_HCA_CAP,
-	MLXL_OP_ALLOC_UAR, MLXL_OP_CREATE_EQ,
+	MLXL_OP_QUERY_ADAPTER, MLXL_OP_ALLOC_UAR, MLXL_OP_CREATE_EQ,
 };
 
 const uint16_t golden_down[] = {
@@ -78,6 +78,10 @@ TEST_P(BringUp, FullBringUpAndTeardown)
 	EXPECT_EQ(MLXL_GET(r.dev->roce_cap, MLXL_RC_DEST_UDP_PORT), 4791u);
 	EXPECT_EQ(r.fw->host_endianness, 0);	// little-endian host
 	EXPECT_STREQ(r.fw->driver_version, "Linux,mlx_lite,0.1");
+	// QUERY_ADAPTER: the profile's board id (PSID)
+	EXPECT_STREQ(r.dev->board_id, fwsim_profile_psid(GetParam()));
+	EXPECT_EQ(strncmp(r.dev->board_id, "MT_", 3), 0);
+	EXPECT_EQ(strlen(r.dev->board_id), 13u);
 	EXPECT_EQ(r.dev->fw_rev_major * 1000000 + r.dev->fw_rev_minor,
 		  (r.fw->fw_rev & 0xffff) * 1000000 + (r.fw->fw_rev >> 16));
 	EXPECT_EQ(trace_ops(r.fw.get(), 0),
@@ -155,7 +159,8 @@ INSTANTIATE_TEST_SUITE_P(EachCommand, BootFault,
 			  MLXL_OP_QUERY_PAGES, MLXL_OP_MANAGE_PAGES,
 			  MLXL_OP_ACCESS_REG, MLXL_OP_QUERY_HCA_CAP,
 			  MLXL_OP_SET_HCA_CAP, MLXL_OP_INIT_HCA,
-			  MLXL_OP_SET_DRIVER_VERSION, MLXL_OP_ALLOC_UAR,
+			  MLXL_OP_SET_DRIVER_VERSION, MLXL_OP_QUERY_ADAPTER,
+			  MLXL_OP_ALLOC_UAR,
 			  MLXL_OP_CREATE_EQ),
 	[](const ::testing::TestParamInfo<uint16_t> &i) {
 		return std::string(mlxl_cmd_name(i.param));

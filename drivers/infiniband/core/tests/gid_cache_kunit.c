@@ -3,12 +3,14 @@
  * KUnit suite for the GID cache wired to a registered (mock) device:
  * table sizes, default and address entries, lookups, empty-slot and
  * bad-argument errors, GID_CHANGE events, and a table that is gone and
- * new after re-registration.  The RoCE netdev path (addresses, notifiers)
+ * new after re-registration; a driver's add_gid/del_gid told of every
+ * entry it must hold, at the right slot and time.  The RoCE netdev path (addresses, notifiers)
  * is covered by the gid-sysfs VM scenario.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
 
 #define MOCK_GIDS 16
 
@@ -269,7 +271,164 @@ static void gid_cache_reregister(struct kunit *test)
 	mock_gid_destroy(m);
 }
 
+/* ---- ops.add_gid/del_gid: what the driver is told, and when */
+
+#define DRV_REFUSED_GID	0xee	/* add_gid refuses a GID ending in this */
+
+static struct {
+	u32 adds, dels;
+	u16 last_index;
+	u32 last_port;
+	enum ib_gid_type last_type;
+	u8 last_byte;
+	bool ctx_null_at_add;
+	void *ctx_at_del;
+	bool visible_at_add;	/* the entry was already in the table */
+	bool visible_at_del;	/* ... still in the table */
+	unsigned long live;	/* bitmap of indexes the driver holds */
+} drv;
+
+static int drv_add_gid(const struct ib_gid_attr *attr, void **context)
+{
+	struct rdma_gid_entry e;
+
+	drv.last_index = attr->index;
+	drv.last_port = attr->port_num;
+	drv.last_type = attr->gid_type;
+	drv.last_byte = attr->gid.raw[15];
+	drv.ctx_null_at_add = !*context;
+	drv.visible_at_add = !rdma_query_gid_entry((struct ib_device *)attr->device,
+						   attr->port_num, attr->index, &e);
+	might_sleep();
+	if (attr->gid.raw[15] == DRV_REFUSED_GID)
+		return -EIO;
+	drv.adds++;
+	__set_bit(attr->index, &drv.live);
+	*context = &drv;
+	return 0;
+}
+
+static int drv_del_gid(const struct ib_gid_attr *attr, void **context)
+{
+	struct rdma_gid_entry e;
+
+	drv.dels++;
+	drv.last_index = attr->index;
+	drv.last_byte = attr->gid.raw[15];
+	drv.ctx_at_del = *context;
+	drv.visible_at_del = !rdma_query_gid_entry((struct ib_device *)attr->device,
+						   attr->port_num, attr->index, &e);
+	__clear_bit(attr->index, &drv.live);
+	return 0;
+}
+
+static const struct ib_device_ops mock_gid_drv_ops = {
+	.add_gid = drv_add_gid,
+	.del_gid = drv_del_gid,
+};
+
+static void gid_cache_driver_ops(struct kunit *test)
+{
+	struct mock_gid_dev *m = ib_alloc_device(mock_gid_dev, ibdev);
+	const enum ib_gid_type v2 = IB_GID_TYPE_ROCE_UDP_ENCAP;
+	struct ib_device *d;
+	struct rdma_gid_entry e;
+	union ib_gid gid;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
+	memset(&drv, 0, sizeof(drv));
+	d = &m->ibdev;
+	ib_set_device_ops(d, &mock_gid_drv_ops);
+	ib_set_device_ops(d, &mock_gid_ops);
+	d->phys_port_cnt = 2;
+	KUNIT_ASSERT_EQ(test, ib_register_device(d, "kgid%d", NULL), 0);
+
+	/* an add reaches the driver first, at the slot it will take */
+	make_gid(&gid, 1);
+	KUNIT_EXPECT_EQ(test, rdma_gid_cache_add(d, 1, &gid, v2, 5), 0);
+	KUNIT_EXPECT_EQ(test, drv.adds, 1u);
+	KUNIT_EXPECT_EQ(test, drv.last_index, 1);
+	KUNIT_EXPECT_EQ(test, drv.last_port, 1u);
+	KUNIT_EXPECT_EQ(test, (int)drv.last_type, (int)v2);
+	KUNIT_EXPECT_TRUE(test, drv.ctx_null_at_add);
+	KUNIT_EXPECT_FALSE(test, drv.visible_at_add);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid_entry(d, 1, 1, &e), 0);
+	/* a duplicate does not reach it */
+	KUNIT_EXPECT_EQ(test, rdma_gid_cache_add(d, 1, &gid, v2, 5), -EEXIST);
+	KUNIT_EXPECT_EQ(test, drv.adds, 1u);
+
+	/* the driver refuses: the entry stays out, its slot stays free */
+	make_gid(&gid, DRV_REFUSED_GID);
+	KUNIT_EXPECT_EQ(test, rdma_gid_cache_add(d, 1, &gid, v2, 5), -EIO);
+	KUNIT_EXPECT_EQ(test, rdma_find_gid_entry(d, &gid, v2, 1, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid_entry(d, 1, 2, &e), -ENODATA);
+	make_gid(&gid, 2);
+	KUNIT_EXPECT_EQ(test, rdma_gid_cache_add(d, 1, &gid, v2, 5), 0);
+	KUNIT_EXPECT_EQ(test, drv.last_index, 2);
+
+	/* the default goes to slot 0; replacing it is a del and an add */
+	make_gid(&gid, 3);
+	KUNIT_EXPECT_EQ(test, rdma_gid_cache_set_default(d, 1, &gid, v2, 5), 0);
+	KUNIT_EXPECT_EQ(test, drv.last_index, 0);
+	KUNIT_EXPECT_EQ(test, drv.adds, 3u);
+	make_gid(&gid, 4);
+	KUNIT_EXPECT_EQ(test, rdma_gid_cache_set_default(d, 1, &gid, v2, 5), 0);
+	KUNIT_EXPECT_EQ(test, drv.dels, 1u);
+	KUNIT_EXPECT_EQ(test, drv.adds, 4u);
+	KUNIT_EXPECT_EQ(test, drv.live, 0x7ul);
+
+	/* a del reaches the driver after the entry left, with its context */
+	make_gid(&gid, 1);
+	KUNIT_EXPECT_EQ(test, rdma_gid_cache_del(d, 1, &gid, v2, 5), 0);
+	KUNIT_EXPECT_EQ(test, drv.dels, 2u);
+	KUNIT_EXPECT_EQ(test, drv.last_index, 1);
+	KUNIT_EXPECT_EQ(test, drv.last_byte, 1);
+	KUNIT_EXPECT_PTR_EQ(test, drv.ctx_at_del, (void *)&drv);
+	KUNIT_EXPECT_FALSE(test, drv.visible_at_del);
+	KUNIT_EXPECT_EQ(test, rdma_gid_cache_del(d, 1, &gid, v2, 5), -ENOENT);
+	KUNIT_EXPECT_EQ(test, drv.dels, 2u);
+
+	/* port 2 has no table: nothing reaches the driver */
+	KUNIT_EXPECT_EQ(test, rdma_gid_cache_add(d, 2, &gid, v2, 5), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, drv.adds, 4u);
+
+	/* unregistration tells the driver about every entry left */
+	KUNIT_EXPECT_EQ(test, drv.live, 0x5ul);
+	mock_gid_destroy(m);
+	KUNIT_EXPECT_EQ(test, drv.live, 0ul);
+	KUNIT_EXPECT_EQ(test, drv.dels, 4u);
+}
+
+/* flushing a port clears each entry in the driver too */
+static void gid_cache_driver_flush(struct kunit *test)
+{
+	struct mock_gid_dev *m = ib_alloc_device(mock_gid_dev, ibdev);
+	const enum ib_gid_type v2 = IB_GID_TYPE_ROCE_UDP_ENCAP;
+	struct ib_device *d;
+	union ib_gid gid;
+	u8 i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
+	memset(&drv, 0, sizeof(drv));
+	d = &m->ibdev;
+	ib_set_device_ops(d, &mock_gid_drv_ops);
+	ib_set_device_ops(d, &mock_gid_ops);
+	d->phys_port_cnt = 2;
+	KUNIT_ASSERT_EQ(test, ib_register_device(d, "kgid%d", NULL), 0);
+	for (i = 1; i <= 3; i++) {
+		make_gid(&gid, i);
+		KUNIT_EXPECT_EQ(test, rdma_gid_cache_add(d, 1, &gid, v2, 5), 0);
+	}
+	KUNIT_EXPECT_EQ(test, rdma_gid_cache_flush_port(d, 1), 3u);
+	KUNIT_EXPECT_EQ(test, drv.dels, 3u);
+	KUNIT_EXPECT_EQ(test, drv.live, 0ul);
+	mock_gid_destroy(m);
+	KUNIT_EXPECT_EQ(test, drv.dels, 3u);
+}
+
 static struct kunit_case gid_cache_cases[] = {
+	KUNIT_CASE(gid_cache_driver_ops),
+	KUNIT_CASE(gid_cache_driver_flush),
 	KUNIT_CASE(gid_cache_sizes_and_bad_args),
 	KUNIT_CASE(gid_cache_add_del_default),
 	KUNIT_CASE(gid_cache_change_events),

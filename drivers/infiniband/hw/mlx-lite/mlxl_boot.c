@@ -359,6 +359,26 @@ void mlxl_shutdown(struct mlxl_dev *dev)
 	dev->step = MLXL_STEP_NONE;
 }
 
+/* the board id (PSID) as printable text; anything else ends it */
+static int query_adapter(struct mlxl_dev *dev)
+{
+	u32 i;
+	u8 c;
+	int err;
+
+	err = simple(dev, MLXL_OP_QUERY_ADAPTER, 0, MLXL_QUERY_ADAPTER_OUT_LEN);
+	if (err)
+		return err;
+	for (i = 0; i < MLXL_PSID_LEN; i++) {
+		c = dev->out[MLXL_QA_PSID + i];
+		if (c < 0x21 || c > 0x7e)
+			break;
+		dev->board_id[i] = (char)c;
+	}
+	dev->board_id[i] = 0;
+	return 0;
+}
+
 int mlxl_boot(struct mlxl_dev *dev)
 {
 	int err;
@@ -400,6 +420,9 @@ int mlxl_boot(struct mlxl_dev *dev)
 	if (err)
 		goto err_unwind;
 	err = query_cap(dev, MLXL_CAP_GENERAL, true, dev->cap_cur);
+	if (err)
+		goto err_unwind;
+	err = query_adapter(dev);
 	if (err)
 		goto err_unwind;
 	err = simple(dev, MLXL_OP_ALLOC_UAR, 0, MLXL_HDR_LEN);

@@ -76,6 +76,7 @@ struct mlxl_dev {
 
 	/* identity and capabilities */
 	u32 fw_rev_major, fw_rev_minor, fw_rev_sub;
+	char board_id[MLXL_PSID_LEN + 1];	/* PSID, QUERY_ADAPTER */
 	u8 cap_cur[MLXL_HCA_CAP_LEN];
 	u8 cap_max[MLXL_HCA_CAP_LEN];
 	u8 roce_cap[MLXL_HCA_CAP_LEN];

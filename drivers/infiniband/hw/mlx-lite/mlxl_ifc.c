@@ -151,6 +151,11 @@ static const struct mlxl_field set_issi_in[] = {
 	FLD("current_issi", MLXL_F_ISSI_CURRENT),
 };
 
+static const struct mlxl_field query_adapter_out[] = {
+	FLD("ieee_vendor_id", MLXL_F_QA_IEEE_VENDOR_ID),
+	FLD("vsd_vendor_id", MLXL_F_QA_VSD_VENDOR_ID),
+};
+
 static const struct mlxl_field query_issi_out[] = {
 	FLD("current_issi", MLXL_F_ISSI_CURRENT),
 	FLD("supported_issi_dw0", MLXL_F_QUERY_ISSI_SUPPORTED),
@@ -446,6 +451,8 @@ static const struct mlxl_cmd_layout layouts[] = {
 	  FIELDS(manage_pages_in), FIELDS(manage_pages_out)),
 	L(MLXL_OP_SET_HCA_CAP, "SET_HCA_CAP", MLXL_HCA_CAP_MSG_LEN, 0x10,
 	  FIELDS(func_in), NOFIELDS),
+	L(MLXL_OP_QUERY_ADAPTER, "QUERY_ADAPTER", 0x10,
+	  MLXL_QUERY_ADAPTER_OUT_LEN, NOFIELDS, FIELDS(query_adapter_out)),
 	L(MLXL_OP_QUERY_ISSI, "QUERY_ISSI", 0x10, MLXL_QUERY_ISSI_OUT_LEN,
 	  NOFIELDS, FIELDS(query_issi_out)),
 	L(MLXL_OP_SET_ISSI, "SET_ISSI", 0x10, 0x10,

@@ -114,6 +114,7 @@ const char *mlxl_delivery_str(unsigned int dlv);
 /* ---- opcodes */
 enum mlxl_opcode {
 	MLXL_OP_QUERY_HCA_CAP		= 0x100,
+	MLXL_OP_QUERY_ADAPTER		= 0x101,
 	MLXL_OP_INIT_HCA		= 0x102,
 	MLXL_OP_TEARDOWN_HCA		= 0x103,
 	MLXL_OP_ENABLE_HCA		= 0x104,
@@ -173,6 +174,13 @@ enum mlxl_opcode {
 #define MLXL_F_FUNC_ECPU		0x08, 31, 31
 #define MLXL_F_FUNC_ID			0x08, 15, 0
 #define MLXL_ENABLE_HCA_OUT_LEN		0x0c
+
+/* QUERY_ADAPTER out: vendor ids and the board id (PSID) */
+#define MLXL_F_QA_IEEE_VENDOR_ID	0x28, 23, 0
+#define MLXL_F_QA_VSD_VENDOR_ID		0x2c, 15, 0
+#define MLXL_QA_PSID			0x100	/* 16 bytes, NUL-padded */
+#define MLXL_PSID_LEN			16
+#define MLXL_QUERY_ADAPTER_OUT_LEN	0x110
 
 /* QUERY_ISSI out / SET_ISSI in */
 #define MLXL_F_ISSI_CURRENT		0x08, 15, 0

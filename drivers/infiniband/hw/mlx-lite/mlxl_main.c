@@ -26,6 +26,8 @@
 #include <rdma/ib_verbs.h>
 
 #include "mlxl_sim.h"
+#include "mlxl_roce.h"
+#include "mlxl_front.h"
 
 #define MLXL_PORT		1
 #define MLXL_VENDOR_ID		0x02c9	/* Mellanox */
@@ -45,6 +47,7 @@ struct mlxl_ib {
 	struct net_device *ndev;	/* held by the front */
 	struct mlxl_bind *bind;
 	u32 gid_tbl_len;
+	char board_id[MLXL_PSID_LEN + 1];
 };
 
 struct mlxl_bind {
@@ -148,6 +151,21 @@ static void mlxl_fw_str(struct ib_device *ib, char *str)
 		 (unsigned int)(v & 0xffff));
 }
 
+/* the HCA's RoCE address table follows ib_core's GID table (mlxl_gid.c) */
+static int mlxl_add_gid(const struct ib_gid_attr *attr, void **context)
+{
+	struct mlxl_ib *mib = container_of(attr->device, struct mlxl_ib, ib);
+
+	return mlxl_gid_write(mib->hw, &mib->cmd_lock, mib->ndev, attr, true);
+}
+
+static int mlxl_del_gid(const struct ib_gid_attr *attr, void **context)
+{
+	struct mlxl_ib *mib = container_of(attr->device, struct mlxl_ib, ib);
+
+	return mlxl_gid_write(mib->hw, &mib->cmd_lock, mib->ndev, attr, false);
+}
+
 static void mlxl_free_hw(struct mlxl_ib *mib)
 {
 	kvfree(mib->pages);
@@ -190,6 +208,25 @@ static void mlxl_dealloc_driver(struct ib_device *ib)
 	complete(&bind->released);
 }
 
+/* sysfs board_id: the PSID the firmware reported, as mlx5_ib shows it */
+static ssize_t board_id_show(struct device *d, struct device_attribute *attr,
+			     char *buf)
+{
+	struct mlxl_ib *mib = to_mib(rdma_device_to_ibdev(d));
+
+	return sysfs_emit(buf, "%s\n", mib->board_id);
+}
+static DEVICE_ATTR_RO(board_id);
+
+static struct attribute *mlxl_dev_attrs[] = {
+	&dev_attr_board_id.attr,
+	NULL,
+};
+
+static const struct attribute_group mlxl_dev_group = {
+	.attrs = mlxl_dev_attrs,
+};
+
 static const struct ib_device_ops mlxl_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_MLX5,
@@ -201,6 +238,9 @@ static const struct ib_device_ops mlxl_dev_ops = {
 	.dealloc_driver = mlxl_dealloc_driver,
 	.query_pkey = mlxl_query_pkey,
 	.get_dev_fw_str = mlxl_fw_str,
+	.device_group = &mlxl_dev_group,
+	.add_gid = mlxl_add_gid,
+	.del_gid = mlxl_del_gid,
 };
 
 /* the device's attributes from the capabilities the HCA runs with */
@@ -210,6 +250,7 @@ static void mlxl_fill_attrs(struct mlxl_ib *mib, u32 part_id)
 	struct ib_device_attr *a = &mib->ib.attrs;
 	u8 eui[8];
 
+	strscpy(mib->board_id, mib->hw->board_id, sizeof(mib->board_id));
 	a->fw_ver = (u64)mib->hw->fw_rev_major << 32 |
 		    (u64)mib->hw->fw_rev_minor << 16 | mib->hw->fw_rev_sub;
 	a->vendor_id = MLXL_VENDOR_ID;
@@ -264,6 +305,11 @@ static int mlxl_probe_common(struct mlxl_bind *bind, struct device *parent,
 	mutex_lock(&mib->cmd_lock);
 	err = mlxl_boot(mib->hw);
 	mutex_unlock(&mib->cmd_lock);
+	if (err == -EPROTONOSUPPORT) {
+		dev_err(parent, "InfiniBand port type: mlx_lite drives Ethernet (RoCE) functions only\n");
+		err = -ENODEV;
+		goto err_free;
+	}
 	if (err) {
 		dev_err(parent, "HCA bring-up failed: %d (%s: status 0x%x syndrome 0x%x)\n",
 			err, mlxl_cmd_name(mib->hw->err_opcode),
@@ -279,6 +325,8 @@ static int mlxl_probe_common(struct mlxl_bind *bind, struct device *parent,
 	mlxl_fill_attrs(mib, part_id);
 	if (user_unreg)
 		mib->ib.attrs.kernel_cap_flags |= IBK_ALLOW_USER_UNREG;
+	/* a hardware function: movable, back to init_net when its netns dies */
+	mib->ib.attrs.kernel_cap_flags |= IBK_ALLOW_NETNS_CHANGE;
 
 	bind->ib = mib;
 	/* from here on dealloc_driver owns the teardown */
@@ -344,6 +392,34 @@ static void mlxl_bind_free(struct mlxl_bind *bind)
 	kfree(bind);
 }
 
+/* ---- other fronts (mlxl_front.h) */
+
+int mlxl_front_probe(struct device *parent, const struct mlxl_ops *ops,
+		     void *ctx, struct net_device *ndev, u32 part_id,
+		     struct mlxl_bind **out)
+{
+	struct mlxl_bind *bind;
+	int err;
+
+	bind = mlxl_bind_alloc(NULL);
+	if (!bind)
+		return -ENOMEM;
+	err = mlxl_probe_common(bind, parent, ops, ctx, ndev, "mlxl%d",
+				part_id, false);
+	if (err) {
+		mlxl_bind_free(bind);
+		return err;
+	}
+	*out = bind;
+	return 0;
+}
+
+void mlxl_front_remove(struct mlxl_bind *bind)
+{
+	mlxl_remove_common(bind);
+	mlxl_bind_free(bind);
+}
+
 /* ---- front: simulated functions (mlxl_sim.h) */
 
 static int mlxl_sim_probe(struct platform_device *pdev)
@@ -394,11 +470,20 @@ static struct platform_driver mlxl_sim_driver = {
 
 static int __init mlxl_init(void)
 {
-	return platform_driver_register(&mlxl_sim_driver);
+	int err;
+
+	err = platform_driver_register(&mlxl_sim_driver);
+	if (err)
+		return err;
+	err = mlxl_pci_init();
+	if (err)
+		platform_driver_unregister(&mlxl_sim_driver);
+	return err;
 }
 
 static void __exit mlxl_exit(void)
 {
+	mlxl_pci_exit();
 	platform_driver_unregister(&mlxl_sim_driver);
 }
 

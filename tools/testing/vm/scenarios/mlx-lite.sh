@@ -5,7 +5,12 @@
 #    that mlx_lite binds to and registers as NAME; "rdma dev", "rdma link"
 #    and sysfs show the firmware version of the model's profile, the node
 #    GUID from the netdev's MAC, the port state of the netdev; RoCE GIDs
-#    follow the netdev's addresses; no uverbs char device (kernel verbs
+#    follow the netdev's addresses, and the HCA's RoCE address table
+#    (SET_ROCE_ADDRESS; the model's fnN/gids) follows ib_core's table,
+#    emptied at unregistration; sysfs board_id is the model's PSID
+#    (QUERY_ADAPTER); in exclusive netns mode "rdma dev set" moves a
+#    device and it returns to init_net when its namespace is deleted;
+#    the PCI driver is registered with the ConnectX-4 Lx..7 Ethernet IDs; no uverbs char device (kernel verbs
 #    only); a second function on one netdev is refused
 #  - the model's command trace (debugfs) shows the bring-up
 #  - removal by "rdma link delete", by deleting the netdev, by rmmod
@@ -26,6 +31,8 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 cleanup() {
+	ip netns del ns1 2>/dev/null
+	rdma system set netns shared 2>/dev/null
 	rmmod mlx_lite_fwsim 2>/dev/null
 	rmmod mlx_lite 2>/dev/null
 	ip link del veth0 2>/dev/null
@@ -74,6 +81,15 @@ load_sim() {
 stack_load ours || die "load our stack"
 insmod "$ML/mlx_lite.ko" || die "insmod mlx_lite"
 load_sim
+
+# the PCI front: registered, and its ID table is the Ethernet PFs and VFs
+# of ConnectX-4 Lx .. ConnectX-7 (no card in the VM: nothing binds)
+[ -d /sys/bus/pci/drivers/mlx_lite ] || fail "no PCI driver mlx_lite"
+pci_ids=$(modinfo -F alias "$ML/mlx_lite.ko" |
+	sed -n 's/^pci:v000015B3d0000\([0-9A-F]\{4\}\)sv\*sd\*bc\*sc\*i\*$/\1/p' | sort | tr '\n' ' ')
+[ "$pci_ids" = "1015 1016 1017 1018 1019 101A 101B 101C 101D 101E 101F 1021 " ] ||
+	fail "mlx_lite PCI IDs: '$pci_ids'"
+modinfo -F parm "$ML/mlx_lite.ko" | grep -q "^netdev:" || fail "no netdev parameter"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 ip -b - <<-EOF || die "veth pair"
 	link add veth0 type veth peer name veth1
@@ -91,6 +107,11 @@ for d in mlxl0 mlxl1; do
 		fail "rdma dev: no '$d: node_type ca fw 22.36.1010' (cx6dx firmware)"
 	[ "$(cat /sys/class/infiniband/$d/fw_ver)" = 22.36.1010 ] ||
 		fail "$d sysfs fw_ver: $(cat /sys/class/infiniband/$d/fw_ver)"
+done
+# board id (PSID) from QUERY_ADAPTER, per profile
+for d in mlxl0 mlxl1; do
+	[ "$(cat /sys/class/infiniband/$d/board_id)" = MT_0000000359 ] ||
+		fail "$d board_id '$(cat /sys/class/infiniband/$d/board_id)', want MT_0000000359 (cx6dx)"
 done
 mac=$(cat /sys/class/net/veth0/address)
 [ "$(cat /sys/class/infiniband/mlxl0/node_guid)" = "$(guid_of_mac "$mac")" ] ||
@@ -119,6 +140,42 @@ wait_for 10 gid_has mlxl0 "$v4gid" || fail "no GID $v4gid on mlxl0 after adding 
 ip addr del 10.99.1.1/24 dev veth0
 wait_for 10 gid_lacks mlxl0 "$v4gid" || fail "GID $v4gid still on mlxl0 after removing 10.99.1.1"
 
+# ... and the HCA's RoCE address table (SET_ROCE_ADDRESS, the model's
+# fnN/gids) holds exactly ib_core's entries: index, GID, RoCE version
+zero_gid=0000:0000:0000:0000:0000:0000:0000:0000
+core_gids() {
+	local p=/sys/class/infiniband/$1/ports/1
+	# one grep per table (hundreds of files): "PATH/INDEX:VALUE"
+	{
+		grep -H . "$p"/gids/* | sed 's|^.*/\([0-9]*\):|gid \1:|'
+		grep -H . "$p"/gid_attrs/types/* 2>/dev/null | sed 's|^.*/\([0-9]*\):|type \1:|'
+	} | awk -F'[ :]' -v z="$zero_gid" '
+		$1 == "gid" { i = $2; sub(/^gid [0-9]+:/, ""); if ($0 != z) g[i] = $0 }
+		$1 == "type" { i = $2; t[i] = ($0 ~ /RoCE v2$/) ? "v2" : "v1" }
+		END { for (i in g) print i, g[i], t[i] }' | sort -n
+}
+model_gids() { awk '{ print $1, $2, $3 }' "$DBG/$1/gids" | sort -n; }
+gids_match() { [ "$(core_gids "$1")" = "$(model_gids "$2")" ] && [ -n "$(model_gids "$2")" ]; }
+gids_diff() { diff <(core_gids "$1") <(model_gids "$2") | tr '\n' ' '; }
+v6gid=fd00:0099:0000:0000:0000:0000:0000:0001
+wait_for 10 gids_match mlxl0 fn0 || fail "mlxl0 at start: core vs model GIDs differ: $(gids_diff mlxl0 fn0)"
+ip addr add 10.99.1.1/24 dev veth0 || die "IPv4 address on veth0"
+ip addr add fd00:99::1/64 dev veth0 nodad || die "IPv6 address on veth0"
+wait_for 10 gid_has mlxl0 "$v4gid" || fail "no GID $v4gid on mlxl0"
+wait_for 10 gid_has mlxl0 "$v6gid" || fail "no GID $v6gid on mlxl0"
+wait_for 10 gids_match mlxl0 fn0 || fail "mlxl0 with addresses: core vs model GIDs differ: $(gids_diff mlxl0 fn0)"
+cat "$DBG/fn0/gids"
+grep -q "^[0-9]* $v4gid v2 ipv4 $mac vlan none$" "$DBG/fn0/gids" ||
+	fail "model: no RoCE v2 IPv4 entry $v4gid from $mac: $(cat "$DBG/fn0/gids")"
+grep -q "^[0-9]* $v6gid v2 ipv6 $mac vlan none$" "$DBG/fn0/gids" ||
+	fail "model: no RoCE v2 IPv6 entry $v6gid from $mac: $(cat "$DBG/fn0/gids")"
+ip addr del 10.99.1.1/24 dev veth0
+ip addr del fd00:99::1/64 dev veth0
+wait_for 10 gid_lacks mlxl0 "$v4gid" || fail "GID $v4gid still on mlxl0"
+wait_for 10 gid_lacks mlxl0 "$v6gid" || fail "GID $v6gid still on mlxl0"
+wait_for 10 gids_match mlxl0 fn0 || fail "mlxl0 after removal: core vs model GIDs differ: $(gids_diff mlxl0 fn0)"
+grep -q " \($v4gid\|$v6gid\) " "$DBG/fn0/gids" && fail "model still holds a removed address: $(cat "$DBG/fn0/gids")"
+
 # the model saw the bring-up in order, every command answered OK
 state=$(cat "$DBG"/fn0/state)
 grep -q "^phase initialized$" <<<"$state" ||
@@ -126,11 +183,35 @@ grep -q "^phase initialized$" <<<"$state" ||
 trace=$(cat "$DBG"/fn0/trace)
 ops=$(awk '!/^#/ { print $2 }' <<<"$trace" | tr '\n' ' ')
 case "$ops" in
-*0x0104*0x010a*0x010b*0x0107*0x0108*0x0109*0x0107*0x0108*0x0102*0x0802*0x0301*) ;;
+*0x0104*0x010a*0x010b*0x0107*0x0108*0x0109*0x0107*0x0108*0x0102*0x0101*0x0802*0x0301*) ;;
 *) fail "bring-up order in the trace: $ops" ;;
 esac
 awk '!/^#/ && ($6 != "0x00" || $7 != "0x00") { bad = 1 } END { exit bad }' <<<"$trace" ||
 	fail "a bring-up command failed: $(awk '!/^#/ && ($6 != "0x00" || $7 != "0x00")' <<<"$trace")"
+
+# ---- namespace moves: in exclusive mode the device moves (its netdev
+# stays where it is, and so do its GIDs); it returns to init_net when the
+# namespace goes; shared mode refuses the move
+in_ns1() { ip netns exec ns1 rdma dev show mlxl0 >/dev/null 2>&1; }
+set_shared() { rdma system set netns shared 2>/dev/null; }
+rdma system set netns exclusive || fail "rdma system set netns exclusive"
+ip netns add ns1 || die "ip netns add ns1"
+rdma dev set mlxl0 netns ns1 || fail "rdma dev set mlxl0 netns ns1"
+in_ns1 || fail "mlxl0 not in ns1 after the move: $(ip netns exec ns1 rdma dev)"
+has_dev mlxl0 && fail "mlxl0 still visible in init_net after the move"
+has_dev mlxl1 || fail "mlxl1 gone from init_net"
+[ "$(ip netns exec ns1 cat /sys/class/infiniband/mlxl0/board_id)" = MT_0000000359 ] ||
+	fail "ns1 sysfs: mlxl0 board_id '$(ip netns exec ns1 cat /sys/class/infiniband/mlxl0/board_id)'"
+grep -q "^0 fe80:" "$DBG/fn0/gids" || fail "model lost the default GID in the move: $(cat "$DBG/fn0/gids")"
+ip netns del ns1
+wait_for 20 has_dev mlxl0 || fail "mlxl0 not back in init_net after ns1 was deleted"
+wait_for 20 set_shared || fail "rdma system set netns shared"
+rdma system | grep -q "netns shared" || fail "not back in shared mode: $(rdma system)"
+ip netns add ns1 || die "ip netns add ns1 (shared)"
+rdma dev set mlxl0 netns ns1 2>/dev/null && fail "shared mode: mlxl0 moved to ns1"
+has_dev mlxl0 || fail "mlxl0 gone after a refused move"
+ip netns del ns1
+wait_for 10 gids_match mlxl0 fn0 || fail "mlxl0 after the moves: core vs model GIDs differ: $(gids_diff mlxl0 fn0)"
 
 echo "mlx-lite: two functions checked after $SECONDS s"
 
@@ -140,7 +221,17 @@ no_dev mlxl0 || fail "mlxl0 still there after delete"
 wait_for 10 test ! -e "$DBG"/fn0 || fail "function 0 not removed after rdma link delete"
 
 echo "rmmod mlx_lite with mlxl1 live"
+# unregistration clears every entry (del_gid) before the HCA goes down:
+# as many successful SET_ROCE_ADDRESS after this point as entries now
+ngids=$(wc -l <"$DBG/fn1/gids")
+[ "$ngids" -gt 0 ] || fail "mlxl1: no entry in the model's table"
+seq0=$(awk '!/^#/ { s = $1 } END { print s }' "$DBG/fn1/trace")
 rmmod mlx_lite || fail "rmmod mlx_lite"
+[ -s "$DBG/fn1/gids" ] && fail "mlxl1 gone, the model still holds GIDs: $(cat "$DBG/fn1/gids")"
+cleared=$(awk -v s="$seq0" '!/^#/ && $1 > s && $2 == "0x0761" && $7 == "0x00"' "$DBG/fn1/trace" | wc -l)
+[ "$cleared" = "$ngids" ] || fail "mlxl1 teardown: $cleared SET_ROCE_ADDRESS for $ngids entries"
+awk -v s="$seq0" '!/^#/ && $1 > s && $2 == "0x0761" { c = 1 } !/^#/ && $1 > s && $2 == "0x0103" && !c { bad = 1 } END { exit bad }' "$DBG/fn1/trace" ||
+	fail "mlxl1: TEARDOWN_HCA before the GID entries were cleared"
 no_dev mlxl1 || fail "mlxl1 still there without the driver"
 [ -e "$DBG"/fn1 ] || fail "function 1 went with the driver"
 insmod "$ML/mlx_lite.ko" || die "insmod mlx_lite again"
@@ -160,6 +251,8 @@ if [ "${CHECK_TIER:-check}" = full ]; then
 		rdma link add mlxl0 type mlx_lite_sim netdev veth0 || { fail "profile ${p%%:*}: rdma link add"; continue; }
 		[ "$(cat /sys/class/infiniband/mlxl0/fw_ver)" = "${p#*:}" ] ||
 			fail "profile ${p%%:*}: fw_ver $(cat /sys/class/infiniband/mlxl0/fw_ver), want ${p#*:}"
+		grep -qx 'MT_[0-9]\{10\}' /sys/class/infiniband/mlxl0/board_id ||
+			fail "profile ${p%%:*}: board_id '$(cat /sys/class/infiniband/mlxl0/board_id)'"
 		rdma link delete mlxl0 || fail "profile ${p%%:*}: rdma link delete"
 	done
 	echo bogus >/sys/module/mlx_lite_fwsim/parameters/profile

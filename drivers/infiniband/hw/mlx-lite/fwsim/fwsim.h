@@ -411,6 +411,7 @@ u32 fwsim_err_count(const struct fwsim *fw, enum fwsim_err e);
 const char *fwsim_err_str(enum fwsim_err e);
 const char *fwsim_phase_str(enum fwsim_phase ph);
 const char *fwsim_profile_str(enum fwsim_profile p);
+const char *fwsim_profile_psid(enum fwsim_profile p);
 u32 fwsim_objects_alive(const struct fwsim *fw);
 const struct fwsim_trace_ent *fwsim_trace_get(const struct fwsim *fw,
 					      u32 i);

@@ -214,3 +214,19 @@ const char *fwsim_profile_str(enum fwsim_profile p)
 
 	return (unsigned int)p < FWSIM_NR_PROFILES ? names[p] : "?";
 }
+
+/*
+ * The board id (PSID) QUERY_ADAPTER reports for a profile: 16 bytes,
+ * NUL-padded.  Model values in the cards' "MT_" + 10 digits format.
+ */
+const char *fwsim_profile_psid(enum fwsim_profile p)
+{
+	static const char *const psids[FWSIM_NR_PROFILES] = {
+		[FWSIM_CX4LX] = "MT_0000000141",
+		[FWSIM_CX5] = "MT_0000000008",
+		[FWSIM_CX6DX] = "MT_0000000359",
+		[FWSIM_CX7] = "MT_0000000834",
+	};
+
+	return (unsigned int)p < FWSIM_NR_PROFILES ? psids[p] : "";
+}

@@ -190,6 +190,28 @@ static void h_query_issi(struct fwsim *fw, struct fwsim_cmd *cmd)
 	fwsim_wr(fw->out, ISSI_SUPP, 0x3);	/* ISSI 0 and 1 */
 }
 
+/*
+ * QUERY_ADAPTER: the adapter's identity.  The model fills the vendor ids
+ * and the board id (PSID, 16 bytes at out 0x100); the vendor-specific
+ * data stays zero.
+ */
+#define QA_IEEE_VENDOR	0x28, 23, 0
+#define QA_VSD_VENDOR	0x2c, 15, 0
+#define QA_PSID		0x100
+#define QA_PSID_LEN	16
+
+static void h_query_adapter(struct fwsim *fw, struct fwsim_cmd *cmd)
+{
+	const char *psid = fwsim_profile_psid(fw->profile);
+	u32 i;
+
+	(void)cmd;
+	fwsim_wr(fw->out, QA_IEEE_VENDOR, 0x0002c9);
+	fwsim_wr(fw->out, QA_VSD_VENDOR, 0x15b3);
+	for (i = 0; i < QA_PSID_LEN && psid[i]; i++)
+		fw->out[QA_PSID + i] = (u8)psid[i];
+}
+
 static void h_set_issi(struct fwsim *fw, struct fwsim_cmd *cmd)
 {
 	/* the model serves ISSI 1 layouts only */
@@ -600,6 +622,8 @@ static const struct kfld k_eq_num[] = { K(EQ_NUM) };
 static const struct fwsim_cmd_desc cmds[] = {
 	D(0x100, 0x10, 0x1010, PH(ISSI_SET) | PH(CAPS_SET) | PH(INITIALIZED),
 	  KN(k_func), h_query_hca_cap),
+	D(0x101, 0x10, 0x110, PH(ISSI_SET) | PH(CAPS_SET) | PH(INITIALIZED),
+	  NONE, h_query_adapter),
 	D(0x102, 0x20, 0x10, PH(CAPS_SET), KN(k_init_hca), h_init_hca),
 	D(0x103, 0x10, 0x10, PH(INITIALIZED), KN(k_teardown), h_teardown_hca),
 	D(0x104, 0x10, 0x0c, PH(DISABLED), KN(k_func), h_enable_hca),

@@ -397,6 +397,39 @@ static int sim_state_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sim_state);
 
+/*
+ * ---- fnN/gids: the RoCE address table as SET_ROCE_ADDRESS left it, one
+ * valid entry a line: "INDEX GID v1|v2 ipv4|ipv6 MAC vlan ID|none", the
+ * GID as sysfs ports/1/gids/INDEX prints it.
+ */
+static int sim_gids_show(struct seq_file *m, void *unused)
+{
+	struct sim_fn *fn = (struct sim_fn *)file_inode(m->file)->i_private;
+	const u8 *r;
+	u32 i, mac_hi, mac_lo;
+
+	mutex_lock(&fn->fw_lock);
+	for (i = 0; i < FWSIM_MAX_GIDS; i++) {
+		if (!fwsim_gid_valid(fn->fw, i))
+			continue;
+		r = fn->fw->gids[i].raw;
+		mac_hi = fwsim_rd(r, 0x10, 15, 0);
+		mac_lo = fwsim_rd(r, 0x14, 31, 0);
+		seq_printf(m, "%u %pI6 v%u %s %02x:%02x:%02x:%02x:%02x:%02x vlan ",
+			   i, r, fwsim_rd(r, 0x18, 7, 0) == 2 ? 2 : 1,
+			   fwsim_rd(r, 0x18, 11, 8) ? "ipv6" : "ipv4",
+			   mac_hi >> 8, mac_hi & 0xff, mac_lo >> 24,
+			   (mac_lo >> 16) & 0xff, (mac_lo >> 8) & 0xff, mac_lo & 0xff);
+		if (fwsim_rd(r, 0x10, 28, 28))
+			seq_printf(m, "%u\n", fwsim_rd(r, 0x10, 27, 16));
+		else
+			seq_puts(m, "none\n");
+	}
+	mutex_unlock(&fn->fw_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_gids);
+
 static int sim_totals_show(struct seq_file *m, void *unused)
 {
 	mutex_lock(&sim_lock);
@@ -478,6 +511,7 @@ static int sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	fn->dbg = debugfs_create_dir(dname, sim_dbg);
 	debugfs_create_file("trace", 0400, fn->dbg, fn, &sim_trace_fops);
 	debugfs_create_file("state", 0400, fn->dbg, fn, &sim_state_fops);
+	debugfs_create_file("gids", 0400, fn->dbg, fn, &sim_gids_fops);
 
 	pd.ops = &sim_dev_ops;
 	pd.ctx = fn;
