@@ -988,8 +988,12 @@ static int mad_add_one(struct ib_device *device)
 	struct mad_port *port;
 	u32 p, n = device->phys_port_cnt;
 
-	/* QP1 is a QP of the device: none without QPs */
-	if (!device->ops.create_qp)
+	/*
+	 * QP1 is a QP of the device: none without QPs, nor without a data
+	 * path to post its sends and receives on
+	 */
+	if (!device->ops.create_qp || !device->ops.post_send ||
+	    !device->ops.post_recv || !device->ops.poll_cq)
 		return -EOPNOTSUPP;
 	md = (struct mad_dev *)kzalloc(struct_size(md, port, n), GFP_KERNEL);
 	if (!md)

@@ -25,9 +25,11 @@
 #include <net/addrconf.h>
 #include <rdma/ib_verbs.h>
 
+#include "mlxl_ib.h"
 #include "mlxl_sim.h"
 #include "mlxl_roce.h"
 #include "mlxl_front.h"
+#include "mlxl_verbs.h"
 
 #define MLXL_PORT		1
 #define MLXL_VENDOR_ID		0x02c9	/* Mellanox */
@@ -37,19 +39,6 @@
 /* RoCEv2 headers around a payload at most: IPv6, UDP, BTH, extended headers, ICRC */
 #define MLXL_ROCE_OVERHEAD	96
 
-struct mlxl_bind;
-
-struct mlxl_ib {
-	struct ib_device ib;
-	struct mlxl_dev *hw;		/* the HCA; commands under cmd_lock */
-	struct mutex cmd_lock;
-	struct mlxl_dma *pages;		/* hw->pages */
-	struct net_device *ndev;	/* held by the front */
-	struct mlxl_bind *bind;
-	u32 gid_tbl_len;
-	char board_id[MLXL_PSID_LEN + 1];
-};
-
 struct mlxl_bind {
 	struct mutex lock;
 	struct mlxl_ib *ib;		/* NULL once dealloc_driver ran */
@@ -57,11 +46,6 @@ struct mlxl_bind {
 	struct completion released;
 	struct mlxl_sim_pdata *pd;	/* simulated function, or NULL */
 };
-
-static struct mlxl_ib *to_mib(struct ib_device *ib)
-{
-	return container_of(ib, struct mlxl_ib, ib);
-}
 
 /* ---- ib_device ops */
 
@@ -187,6 +171,7 @@ static void mlxl_dealloc_driver(struct ib_device *ib)
 	struct mlxl_sim_pdata *pd;
 	bool tell;
 
+	mlxl_verbs_hw_fini(mib);
 	mutex_lock(&mib->cmd_lock);
 	mlxl_shutdown(mib->hw);
 	if (mib->hw->step != MLXL_STEP_NONE)
@@ -318,11 +303,18 @@ static int mlxl_probe_common(struct mlxl_bind *bind, struct device *parent,
 	}
 
 	ib_set_device_ops(&mib->ib, &mlxl_dev_ops);
+	ib_set_device_ops(&mib->ib, &mlxl_verbs_ops);
 	mib->ib.node_type = RDMA_NODE_IB_CA;
 	mib->ib.phys_port_cnt = 1;
 	mib->ib.num_comp_vectors = 1;
 	strscpy(mib->ib.node_desc, "mlx-lite", sizeof(mib->ib.node_desc));
 	mlxl_fill_attrs(mib, part_id);
+	mlxl_verbs_attrs(mib);
+	err = mlxl_verbs_hw_init(mib);
+	if (err) {
+		dev_err(parent, "RoCE enable failed: %d\n", err);
+		goto err_shutdown;
+	}
 	if (user_unreg)
 		mib->ib.attrs.kernel_cap_flags |= IBK_ALLOW_USER_UNREG;
 	/* a hardware function: movable, back to init_net when its netns dies */
@@ -334,12 +326,15 @@ static int mlxl_probe_common(struct mlxl_bind *bind, struct device *parent,
 	if (err) {
 		bind->ib = NULL;
 		dev_err(parent, "RDMA device registration failed: %d\n", err);
-		mutex_lock(&mib->cmd_lock);
-		mlxl_shutdown(mib->hw);
-		mutex_unlock(&mib->cmd_lock);
-		goto err_free;
+		mlxl_verbs_hw_fini(mib);
+		goto err_shutdown;
 	}
 	return 0;
+
+err_shutdown:
+	mutex_lock(&mib->cmd_lock);
+	mlxl_shutdown(mib->hw);
+	mutex_unlock(&mib->cmd_lock);
 
 err_free:
 	mlxl_free_hw(mib);

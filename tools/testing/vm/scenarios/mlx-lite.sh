@@ -20,6 +20,11 @@
 #    check-full: every profile (cx4lx, cx5, cx6dx, cx7) boots (the
 #    module's profile parameter, written between functions); the host
 #    tests (mlxl_fwsim_test) boot every profile in make check
+#  - mlx_lite_objtest makes and destroys every kernel verbs object on mlxl0
+#    (PD, DMA and fast-reg MRs, CQ, SRQ, RC/UD/GSI QPs through their
+#    states, AH) and the model ends with the bring-up's objects only, no
+#    refusal (illegal QP transitions never reach it); MLXL_RC_CONNECT=1
+#    adds RC INIT->RTR->RTS (needs the GID table in the firmware)
 # Every function's end is judged by the model (debugfs totals): no
 # firmware page, object or DMA buffer left, no command refused.
 . "$REPO/tools/testing/vm/lib.sh"
@@ -214,6 +219,40 @@ ip netns del ns1
 wait_for 10 gids_match mlxl0 fn0 || fail "mlxl0 after the moves: core vs model GIDs differ: $(gids_diff mlxl0 fn0)"
 
 echo "mlx-lite: two functions checked after $SECONDS s"
+
+# ---- kernel verbs objects by firmware command (mlx_lite_objtest): every
+# object made and destroyed through ib_core, illegal QP transitions refused
+# before the firmware sees them (the model's refusal count stays 0), and
+# the model holds exactly the bring-up's objects afterwards
+st_field() { sed -n "s/^$2 //p" "$DBG/$1/state"; }
+objs0=$(st_field fn0 objects_alive)
+dma0=$(st_field fn0 dma_buffers)
+last_seq() { awk '!/^#/ { n = $1 } END { print n + 0 }' "$DBG"/fn0/trace; }
+pos0=$(last_seq)
+if insmod "$ML/mlx_lite_objtest.ko" dev=mlxl0 rc_connect="${MLXL_RC_CONNECT:-0}"; then
+	rmmod mlx_lite_objtest || fail "rmmod mlx_lite_objtest"
+else
+	fail "mlx_lite_objtest: $(dmesg | grep 'mlx_lite_objtest: .*FAIL' | tr '\n' ' ')"
+fi
+dmesg | grep "mlx_lite_objtest: " | tail -n 80
+dmesg | grep -q "mlx_lite_objtest: PASS" || fail "mlx_lite_objtest did not pass"
+[ "$(st_field fn0 objects_alive)" = "$objs0" ] ||
+	fail "model objects after mlx_lite_objtest: $(st_field fn0 objects_alive), before $objs0"
+[ "$(st_field fn0 dma_buffers)" = "$dma0" ] ||
+	fail "DMA buffers after mlx_lite_objtest: $(st_field fn0 dma_buffers), before $dma0"
+[ "$(st_field fn0 refusals)" = 0 ] ||
+	fail "the model refused $(st_field fn0 refusals) command(s) during mlx_lite_objtest"
+ops=$(awk '!/^#/ { print $2 }' "$DBG"/fn0/trace | sort -u | tr '\n' ' ')
+# (the trace keeps the last 128 commands: the QPs' and the destroys)
+for op in 0x0500 0x0501 0x0502 0x0503 0x0504 0x0505 0x0507 0x050a 0x050b \
+	0x050e 0x0701 0x0401 0x0202 0x0801; do
+	grep -qw "$op" <<<"$ops" || fail "mlx_lite_objtest: no command $op in the model's trace"
+done
+[ "$(last_seq)" -gt "$pos0" ] ||
+	fail "mlx_lite_objtest sent no command"
+# the MAD layer declines a device without a data path, silently
+dmesg | grep -E "mlxl[0-9].*(MAD|mad)" && fail "the MAD layer spoke about an mlx-lite device"
+echo "mlx-lite: verbs objects checked after $SECONDS s"
 
 # ---- removals
 rdma link delete mlxl0 || fail "rdma link delete mlxl0"

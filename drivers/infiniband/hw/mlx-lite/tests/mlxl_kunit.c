@@ -15,6 +15,7 @@
 
 #include "mlxl_dev.h"
 #include "fwsim/fwsim.h"
+#include "mlxl_qpc.h"
 
 #define RIG_PAGES	8192
 
@@ -349,12 +350,97 @@ static void mlxl_cmd_timeout_takes_no_time(struct kunit *test)
 	expect_all_released(test, r);
 }
 
+
+/*
+ * Every legal QP edge accepted and every illegal one refused, by the
+ * driver's transition commands (mlxl_qpc.c) and by the model alike: for
+ * each QP type and each (from, to) pair of IB states, the driver has a
+ * command exactly when the model's table has that edge, and the command it
+ * builds with every attribute it carries is accepted by the model's edge
+ * check.  ib_core's own table (which the driver asks first) is checked
+ * against both on the host (tools/testing/unit/mlxl_qpc_test.cpp).
+ */
+static int qpc_fw_state(int s)
+{
+	static const int map[] = {
+		[IB_QPS_RESET] = FWSIM_QPS_RST, [IB_QPS_INIT] = FWSIM_QPS_INIT,
+		[IB_QPS_RTR] = FWSIM_QPS_RTR, [IB_QPS_RTS] = FWSIM_QPS_RTS,
+		[IB_QPS_SQD] = -1, [IB_QPS_SQE] = FWSIM_QPS_SQER,
+		[IB_QPS_ERR] = FWSIM_QPS_ERR,
+	};
+
+	return map[s];
+}
+
+static bool model_has_edge(u8 st, int from, int to)
+{
+	u32 i;
+
+	for (i = 0; i < fwsim_nr_qp_edges; i++)
+		if (fwsim_qp_edges[i].st == st && fwsim_qp_edges[i].from == from &&
+		    fwsim_qp_edges[i].to == to)
+			return true;
+	return false;
+}
+
+static void mlxl_qp_edges_agree(struct kunit *test)
+{
+	static const u8 sts[] = { FWSIM_QPT_RC, FWSIM_QPT_UD, FWSIM_QPT_GSI };
+	struct mlxl_qp_mod m = {
+		.port = 1, .qkey = 0x11111111, .rre = true, .rwe = true,
+		.rae = true, .min_rnr_timer = 12, .path_mtu = 3,
+		.max_dest_rd_atomic = 4, .max_rd_atomic = 4, .timeout = 14,
+		.retry_cnt = 7, .rnr_retry = 6, .dest_qpn = 0x45, .rq_psn = 1,
+		.sq_psn = 2,
+		.path = { .rgid = { 0xfe, 0x80, [15] = 1 },
+			  .rmac = { 2, 0, 0, 0, 0, 1 }, .sgid_index = 1,
+			  .hop_limit = 64, .sl = 3, .roce_v2 = 1 },
+	};
+	u8 *in = (u8 *)kunit_kzalloc(test, MLXL_QP_MODIFY_IN_LEN, GFP_KERNEL);
+	u32 t, taken = 0;
+	int cur, next;
+
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	for (t = 0; t < ARRAY_SIZE(sts); t++) {
+		bool rc = sts[t] == FWSIM_QPT_RC;
+
+		for (cur = IB_QPS_RESET; cur <= IB_QPS_ERR; cur++) {
+			for (next = IB_QPS_RESET; next <= IB_QPS_ERR; next++) {
+				int fc = qpc_fw_state(cur), fn = qpc_fw_state(next);
+				bool model = fc >= 0 && fn >= 0 &&
+					     model_has_edge(sts[t], fc, fn);
+				u16 op = mlxl_qp_opcode((enum ib_qp_state)cur,
+							(enum ib_qp_state)next, rc);
+				const struct fwsim_qp_edge *e;
+				u32 bad, len;
+
+				KUNIT_EXPECT_EQ_MSG(test, op != 0, model,
+						    "st %u %d->%d", sts[t], cur, next);
+				if (!op || !model)
+					continue;
+				taken++;
+				len = mlxl_qp_modify_in(in, op, FWSIM_QPN_BASE, rc, &m,
+							mlxl_qp_carries(op, rc));
+				KUNIT_EXPECT_EQ_MSG(test,
+						    fwsim_qp_edge_check((u8)fc, op, sts[t],
+									in, len, &e, &bad),
+						    FWSIM_E_NONE, "st %u %d->%d bad %u",
+						    sts[t], cur, next, bad);
+				KUNIT_EXPECT_TRUE(test, e && e->to == fn);
+			}
+		}
+	}
+	/* RC 15, UD 18, GSI 18 */
+	KUNIT_EXPECT_EQ(test, taken, 51u);
+}
+
 static struct kunit_case mlxl_cases[] = {
 	KUNIT_CASE_PARAM(mlxl_boot_and_teardown, profile_gen_params),
 	KUNIT_CASE(mlxl_load_unload_cycles),
 	KUNIT_CASE_PARAM(mlxl_boot_fault_unwinds, fault_gen_params),
 	KUNIT_CASE(mlxl_stuck_initializing_times_out),
 	KUNIT_CASE(mlxl_cmd_timeout_takes_no_time),
+	KUNIT_CASE(mlxl_qp_edges_agree),
 	{}
 };
 
