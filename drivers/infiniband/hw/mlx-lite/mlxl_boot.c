@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * mlx-lite: bring-up and teardown of the HCA in the documented order, and
- * the firmware pages the driver gives and takes back.  Polling mode only
- * (the EQ is created but commands do not switch to events yet).  Pure:
- * builds on the host, where tools/testing/unit runs it against fwsim.
+ * the firmware pages the driver gives and takes back.  The EQ is created
+ * here; the events layer (mlxl_events.c) arms it and switches commands to
+ * event mode.  A dead device is not commanded down but reset
+ * (mlxl_reset_function).  Pure: builds on the host, where
+ * tools/testing/unit runs it against fwsim.
  */
 #include <linux/types.h>
 #include <linux/errno.h>
@@ -115,6 +117,39 @@ int mlxl_pages_reclaim_all(struct mlxl_dev *dev)
 			return -EIO;
 	}
 	return dev->npages ? -EIO : 0;
+}
+
+/*
+ * Take back n pages the firmware offers (a page request with a negative
+ * count); each must be one the driver gave.
+ */
+int mlxl_pages_take(struct mlxl_dev *dev, u32 n)
+{
+	u32 rounds = n + 1, want, got, i;
+	int err, at;
+
+	while (n && rounds--) {
+		want = n < MLXL_PAGES_PER_CMD ? n : MLXL_PAGES_PER_CMD;
+		mlxl_cmd_hdr(dev->in, MLXL_HDR_LEN, MLXL_OP_MANAGE_PAGES,
+			     MLXL_PAGES_TAKE);
+		MLXL_SET(dev->in, MLXL_F_MANAGE_PAGES_IN_NUM, want);
+		err = mlxl_cmd_exec(dev, dev->in, MLXL_HDR_LEN, dev->out,
+				    MLXL_MANAGE_PAGES_PAS + 8 * want);
+		if (err)
+			return err;
+		got = MLXL_GET(dev->out, MLXL_F_MANAGE_PAGES_OUT_NUM);
+		if (!got || got > want)
+			return -EIO;
+		for (i = 0; i < got; i++) {
+			at = pages_find(dev, mlxl_get64(dev->out,
+					MLXL_MANAGE_PAGES_PAS + 8 * i));
+			if (at < 0)
+				return -EIO;	/* not a page we gave */
+			pages_drop(dev, (u32)at);
+		}
+		n -= got;
+	}
+	return n ? -EIO : 0;
 }
 
 int mlxl_pages_satisfy(struct mlxl_dev *dev, u16 kind)
@@ -264,6 +299,7 @@ static int create_eq(struct mlxl_dev *dev)
 	}
 	dev->eqn = MLXL_GET(dev->out, MLXL_F_EQ_NUMBER);
 	dev->eq_log_size = EQ_LOG_SIZE;
+	dev->eq_ci = 0;
 	return 0;
 }
 
@@ -275,7 +311,7 @@ static int destroy_eq(struct mlxl_dev *dev)
 	MLXL_SET(dev->in, MLXL_F_EQ_NUMBER, dev->eqn);
 	err = mlxl_cmd_exec(dev, dev->in, MLXL_HDR_LEN, dev->out, MLXL_HDR_LEN);
 	/* the buffer is freed only once the firmware let go of it */
-	if (!err)
+	if (!err && !mlxl_is_fatal(dev))
 		dev->ops->dma_free(dev->ctx, &dev->eq_buf);
 	return err;
 }
@@ -331,28 +367,33 @@ int mlxl_cmdq_setup(struct mlxl_dev *dev)
 /*
  * Undo what the bring-up did, from dev->step down.  A refusal that would
  * leave memory in the firmware's hands (EQ buffer, pages) stops the
- * unwind there: that memory is not freed and dev->step says where.
+ * unwind there: that memory is not freed and dev->step says where.  A
+ * device found dead, before or during the unwind, is reset instead.
  */
 void mlxl_shutdown(struct mlxl_dev *dev)
 {
-	if (dev->step >= MLXL_STEP_EQ) {
-		if (destroy_eq(dev))
+	if (dev->step >= MLXL_STEP_EQ && !mlxl_is_fatal(dev)) {
+		if (destroy_eq(dev) && !mlxl_is_fatal(dev))
 			return;
 		dev->step = MLXL_STEP_UAR;
 	}
-	if (dev->step >= MLXL_STEP_UAR) {
+	if (dev->step >= MLXL_STEP_UAR && !mlxl_is_fatal(dev)) {
 		dealloc_uar(dev);
 		dev->step = MLXL_STEP_INITIALIZED;
 	}
-	if (dev->step >= MLXL_STEP_INITIALIZED) {
+	if (dev->step >= MLXL_STEP_INITIALIZED && !mlxl_is_fatal(dev)) {
 		teardown_hca(dev);
 		dev->step = MLXL_STEP_ENABLED;
 	}
-	if (dev->step >= MLXL_STEP_ENABLED) {
-		if (mlxl_pages_reclaim_all(dev))
+	if (dev->step >= MLXL_STEP_ENABLED && !mlxl_is_fatal(dev)) {
+		if (mlxl_pages_reclaim_all(dev) && !mlxl_is_fatal(dev))
 			return;
 		simple(dev, MLXL_OP_DISABLE_HCA, 0, MLXL_ENABLE_HCA_OUT_LEN);
 		dev->step = MLXL_STEP_CMDQ;
+	}
+	if (mlxl_is_fatal(dev)) {
+		mlxl_reset_function(dev);
+		return;
 	}
 	if (dev->step >= MLXL_STEP_CMDQ)
 		mlxl_cmd_cleanup(dev);

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * mlx-lite: the command queue in polling mode.  One slot (slot 0), input
- * and output mailbox chains from two preallocated pools, tokens that skip
- * zero, a timeout measured on the ops clock.  Pure: builds on the host.
+ * mlx-lite: the command queue.  One slot (slot 0), input and output
+ * mailbox chains from two preallocated pools, tokens that skip zero, a
+ * timeout measured on the ops clock.  Polling mode spins on the owner
+ * bit; event mode (dev->cmd_wait set, once the EQ exists) sleeps until
+ * the completion EQE or a slice passes, the owner bit deciding either
+ * way.  On a dead device (mlxl_is_fatal) nothing is sent: commands that
+ * release resources succeed with an empty output so teardown can go on,
+ * the others fail with -EIO; a waiter gives up as soon as the device is
+ * found dead.  Pure: builds on the host.
  */
 #include <linux/types.h>
 #include <linux/errno.h>
@@ -100,10 +106,51 @@ static void build_chain(struct mlxl_dma *pool, u32 n, const u8 *data,
 	}
 }
 
+#define CMD_WAIT_SLICE_US	100000	/* event mode: re-check at least this often */
+#define SYND_DEAD		0xbadd00deu
+
+/* commands a dead device "completes" so that cleanup can proceed */
+static bool ok_when_dead(u16 opcode)
+{
+	switch (opcode) {
+	case MLXL_OP_TEARDOWN_HCA:
+	case MLXL_OP_DISABLE_HCA:
+	case MLXL_OP_MANAGE_PAGES:
+	case MLXL_OP_DESTROY_MKEY:
+	case MLXL_OP_DESTROY_EQ:
+	case MLXL_OP_DESTROY_CQ:
+	case MLXL_OP_DESTROY_QP:
+	case MLXL_OP_2ERR_QP:
+	case MLXL_OP_2RST_QP:
+	case MLXL_OP_DESTROY_SRQ:
+	case MLXL_OP_DEALLOC_PD:
+	case MLXL_OP_DEALLOC_UAR:
+	case MLXL_OP_DEALLOC_TRANSPORT_DOMAIN:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int dead(struct mlxl_dev *dev, const u8 *in, u8 *out, u32 out_len)
+{
+	u16 opcode = (u16)MLXL_GET(in, MLXL_F_IN_OPCODE);
+
+	bzero_(out, out_len);
+	if (ok_when_dead(opcode))
+		return 0;
+	dev->err_opcode = opcode;
+	dev->err_delivery = 0;
+	dev->err_status = MLXL_STAT_ABORTED;
+	dev->err_syndrome = SYND_DEAD;
+	return -EIO;
+}
+
 /*
  * Run one command and wait for it.  0 on success; -EIO for a delivery
  * failure; the status's errno for a firmware refusal (dev->err_* say
- * which); -ETIMEDOUT if the device never gives the slot back.
+ * which); -ETIMEDOUT if the device never gives the slot back; on a dead
+ * device, see above.
  */
 int mlxl_cmd_exec(struct mlxl_dev *dev, const u8 *in, u32 in_len, u8 *out,
 		  u32 out_len)
@@ -118,6 +165,8 @@ int mlxl_cmd_exec(struct mlxl_dev *dev, const u8 *in, u32 in_len, u8 *out,
 	if (in_len < 8 || in_len > MLXL_MAX_MSG || out_len < 8 ||
 	    out_len > MLXL_MAX_MSG)
 		return -EINVAL;
+	if (mlxl_is_fatal(dev))
+		return dead(dev, in, out, out_len);
 	if (*own & 1)
 		return -EBUSY;	/* an earlier command never completed */
 
@@ -142,17 +191,24 @@ int mlxl_cmd_exec(struct mlxl_dev *dev, const u8 *in, u32 in_len, u8 *out,
 	MLXL_SET(e, MLXL_F_CQE_TOKEN, token);
 	MLXL_SET(e, MLXL_F_CQE_OWNER, 1);
 
+	if (dev->cmd_wait)
+		dev->cmd_wait(dev, 0);	/* forget earlier events */
 	ops->wr32(dev->ctx, MLXL_IS_CMD_DBELL, 1u << 0);
 
 	deadline = ops->now_ns(dev->ctx) + dev->cmd_timeout_ns;
 	while (*own & 1) {
+		if (mlxl_is_fatal(dev))
+			return dead(dev, in, out, out_len);
 		if (ops->now_ns(dev->ctx) > deadline) {
 			dev->err_opcode = (u16)MLXL_GET(in, MLXL_F_IN_OPCODE);
 			dev->err_delivery = 0;
 			dev->err_status = MLXL_STAT_ABORTED;
 			return -ETIMEDOUT;
 		}
-		ops->sleep_us(dev->ctx, 10);
+		if (dev->cmd_wait)
+			dev->cmd_wait(dev, CMD_WAIT_SLICE_US);
+		else
+			ops->sleep_us(dev->ctx, 10);
 	}
 
 	dlv = (u8)MLXL_GET(e, MLXL_F_CQE_STATUS);

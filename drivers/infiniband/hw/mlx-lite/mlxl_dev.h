@@ -28,6 +28,16 @@ struct mlxl_ops {
 	void (*dma_free)(void *ctx, struct mlxl_dma *d);
 	u64 (*now_ns)(void *ctx);
 	void (*sleep_us)(void *ctx, u32 us);
+	/*
+	 * Interrupt seam (optional; without it commands stay in polling
+	 * mode).  request_irq: from now on handler(arg) runs each time MSI-X
+	 * vector fires, in hard-irq context (it must not sleep), never twice
+	 * at once.  free_irq: no call of the handler runs or starts once it
+	 * returns.
+	 */
+	int (*request_irq)(void *ctx, u32 vector, void (*handler)(void *arg),
+			   void *arg);
+	void (*free_irq)(void *ctx, u32 vector);
 };
 
 #define MLXL_MAX_BLOCKS		32
@@ -87,6 +97,25 @@ struct mlxl_dev {
 	u32 eqn;
 	struct mlxl_dma eq_buf;
 	u32 eq_log_size;
+
+	/* events (mlxl_eq.c); eq_ci is the EQ handler's alone */
+	u32 eq_ci;
+	/*
+	 * Event mode when set: wait up to us for a command-completion event
+	 * (true if one came); us == 0, before a command is posted: forget
+	 * the events that came before.  The owner bit decides; this only
+	 * waits.
+	 */
+	bool (*cmd_wait)(struct mlxl_dev *dev, u32 us);
+	void *events;			/* the events layer's state */
+	/*
+	 * The device is dead (health, mlxl_eq.c): no command is sent, waiters
+	 * give up; teardown resets the function instead of commanding it.
+	 */
+	bool fatal;
+	u8 fatal_synd;
+	u32 health_last;
+	u32 health_misses;
 };
 
 int mlxl_cmd_init(struct mlxl_dev *dev);
@@ -97,7 +126,18 @@ void mlxl_cmd_hdr(u8 *in, u32 in_len, u16 opcode, u16 op_mod);
 
 int mlxl_pages_give(struct mlxl_dev *dev, u32 n);
 int mlxl_pages_reclaim_all(struct mlxl_dev *dev);
+int mlxl_pages_take(struct mlxl_dev *dev, u32 n);
 int mlxl_pages_satisfy(struct mlxl_dev *dev, u16 kind);
+
+/* mlxl_eq.c */
+#define MLXL_EQ_BUDGET		128	/* EQEs per CI update */
+#define MLXL_HEALTH_MISSES	3	/* polls with a still counter: dead */
+typedef void (*mlxl_eqe_fn)(struct mlxl_dev *dev, const u8 *eqe, void *arg);
+u32 mlxl_eq_poll(struct mlxl_dev *dev, mlxl_eqe_fn fn, void *arg, bool arm);
+bool mlxl_health_poll(struct mlxl_dev *dev);
+void mlxl_set_fatal(struct mlxl_dev *dev, u8 synd);
+bool mlxl_is_fatal(const struct mlxl_dev *dev);
+int mlxl_reset_function(struct mlxl_dev *dev);
 
 int mlxl_cmdq_setup(struct mlxl_dev *dev);
 int mlxl_boot(struct mlxl_dev *dev);

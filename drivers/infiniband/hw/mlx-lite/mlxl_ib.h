@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <rdma/ib_verbs.h>
 #include "mlxl_dev.h"
+#include "mlxl_events.h"
 
 struct mlxl_bind;
 struct net_device;
@@ -24,6 +25,8 @@ struct mlxl_ib {
 	u32 gid_tbl_len;
 	bool roce_en;			/* the vport's roce_en, under cmd_lock */
 	char board_id[MLXL_PSID_LEN + 1];
+	struct mlxl_events ev;
+	bool port_up;			/* from PORT_CHANGE events */
 };
 
 static inline struct mlxl_ib *to_mib(struct ib_device *ib)

@@ -15,6 +15,10 @@
  *    again when remove() returns.
  *  - bind->lock guards bind->ib: once dealloc_driver cleared it under the
  *    lock, the ib_device's memory may be gone.
+ *  - Events (mlxl_events.h) run from after the bring-up until
+ *    dealloc_driver stops them, before the teardown.  A dead device
+ *    (health) gets IB_EVENT_DEVICE_FATAL and a queued unregistration, so
+ *    its teardown, a function reset, is dealloc_driver's too.
  */
 #include <linux/etherdevice.h>
 #include <linux/module.h>
@@ -26,6 +30,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mlxl_ib.h"
+#include "mlxl_events.h"
 #include "mlxl_sim.h"
 #include "mlxl_roce.h"
 #include "mlxl_front.h"
@@ -78,7 +83,7 @@ static int mlxl_query_port(struct ib_device *ib, u32 port,
 			   struct ib_port_attr *attr)
 {
 	struct net_device *ndev = to_mib(ib)->ndev;
-	bool up = netif_running(ndev) && netif_carrier_ok(ndev);
+	bool up = READ_ONCE(to_mib(ib)->port_up);
 
 	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
 	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
@@ -171,6 +176,7 @@ static void mlxl_dealloc_driver(struct ib_device *ib)
 	struct mlxl_sim_pdata *pd;
 	bool tell;
 
+	mlxl_ev_stop(&mib->ev);
 	mlxl_verbs_hw_fini(mib);
 	mutex_lock(&mib->cmd_lock);
 	mlxl_shutdown(mib->hw);
@@ -226,6 +232,44 @@ static const struct ib_device_ops mlxl_dev_ops = {
 	.device_group = &mlxl_dev_group,
 	.add_gid = mlxl_add_gid,
 	.del_gid = mlxl_del_gid,
+};
+
+static void mlxl_port_change(void *owner, bool up)
+{
+	struct mlxl_ib *mib = (struct mlxl_ib *)owner;
+	struct ib_event e = {
+		.device = &mib->ib,
+		.event = up ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR,
+		.element.port_num = MLXL_PORT,
+	};
+
+	WRITE_ONCE(mib->port_up, up);
+	ib_dispatch_event(&e);
+}
+
+/* the device is dead: tell its users, then let it go (dealloc_driver) */
+static void mlxl_fatal(void *owner)
+{
+	struct mlxl_ib *mib = (struct mlxl_ib *)owner;
+	struct ib_event e = {
+		.device = &mib->ib,
+		.event = IB_EVENT_DEVICE_FATAL,
+		.element.port_num = MLXL_PORT,
+	};
+
+	if (!ib_device_try_get(&mib->ib))
+		return;		/* already being unregistered */
+	dev_info(&mib->ib.dev, "device fatal error (health syndrome 0x%x): unregistering\n",
+		 mib->hw->fatal_synd);
+	ib_dispatch_event(&e);
+	ib_unregister_device_queued(&mib->ib);
+	ib_device_put(&mib->ib);
+}
+
+static const struct mlxl_ev_client mlxl_ev_client = {
+	.port_change = mlxl_port_change,
+	.fatal = mlxl_fatal,
+	.async = NULL,		/* the objects code fills it */
 };
 
 /* the device's attributes from the capabilities the HCA runs with */
@@ -302,6 +346,14 @@ static int mlxl_probe_common(struct mlxl_bind *bind, struct device *parent,
 		goto err_free;
 	}
 
+	mib->port_up = netif_running(ndev) && netif_carrier_ok(ndev);
+	err = mlxl_ev_start(&mib->ev, mib->hw, &mib->cmd_lock, &mlxl_ev_client,
+			    mib, msecs_to_jiffies(MLXL_HEALTH_PERIOD_MS));
+	if (err) {
+		dev_err(parent, "events: %d\n", err);
+		goto err_shutdown;
+	}
+
 	ib_set_device_ops(&mib->ib, &mlxl_dev_ops);
 	ib_set_device_ops(&mib->ib, &mlxl_verbs_ops);
 	mib->ib.node_type = RDMA_NODE_IB_CA;
@@ -329,9 +381,15 @@ static int mlxl_probe_common(struct mlxl_bind *bind, struct device *parent,
 		mlxl_verbs_hw_fini(mib);
 		goto err_shutdown;
 	}
+	/* unless an unregistration already started: it waits for the put */
+	if (ib_device_try_get(&mib->ib)) {
+		mlxl_ev_notify(&mib->ev);
+		ib_device_put(&mib->ib);
+	}
 	return 0;
 
 err_shutdown:
+	mlxl_ev_stop(&mib->ev);
 	mutex_lock(&mib->cmd_lock);
 	mlxl_shutdown(mib->hw);
 	mutex_unlock(&mib->cmd_lock);

@@ -16,6 +16,11 @@
 #  - removal by "rdma link delete", by deleting the netdev, by rmmod
 #    mlx_lite (the function stays and is bound again by the next insmod)
 #    and by rmmod mlx_lite_fwsim
+#  - faults (debugfs inject_next, fnN/inject): a failing bring-up command
+#    is a clean refusal; bad requests are refused without a log line; a
+#    fatal health syndrome unregisters the device (the driver logs the
+#    IB_EVENT_DEVICE_FATAL it dispatches) and the function is reset and
+#    removed; port state follows the firmware's PORT_CHANGE events
 #  - MLXL_CYCLES add/delete cycles (3 in make check, 100 in check-full);
 #    check-full: every profile (cx4lx, cx5, cx6dx, cx7) boots (the
 #    module's profile parameter, written between functions); the host
@@ -23,8 +28,9 @@
 #  - mlx_lite_objtest makes and destroys every kernel verbs object on mlxl0
 #    (PD, DMA and fast-reg MRs, CQ, SRQ, RC/UD/GSI QPs through their
 #    states, AH) and the model ends with the bring-up's objects only, no
-#    refusal (illegal QP transitions never reach it); MLXL_RC_CONNECT=1
-#    adds RC INIT->RTR->RTS (needs the GID table in the firmware)
+#    refusal (illegal QP transitions never reach it), RC INIT->RTR->RTS
+#    included (its source GID is in the firmware's table); MLXL_RC_CONNECT=0
+#    leaves that step out
 # Every function's end is judged by the model (debugfs totals): no
 # firmware page, object or DMA buffer left, no command refused.
 . "$REPO/tools/testing/vm/lib.sh"
@@ -125,9 +131,12 @@ links=$(rdma link)
 echo "$links"
 grep -q "^link mlxl0/1 state ACTIVE physical_state LINK_UP netdev veth0" <<<"$links" ||
 	fail "rdma link: mlxl0/1 not ACTIVE on veth0"
+# the port state comes from the firmware's PORT_CHANGE events
+link_is() { grep -q "^link $1/1 state $2 " <<<"$(rdma link)"; }
 ip link set veth0 down
-grep -q "^link mlxl0/1 state DOWN " <<<"$(rdma link)" || fail "mlxl0/1 not DOWN with veth0 down"
+wait_for 5 link_is mlxl0 DOWN || fail "mlxl0/1 not DOWN with veth0 down"
 ip link set veth0 up
+wait_for 5 link_is mlxl0 ACTIVE || fail "mlxl0/1 not ACTIVE with veth0 up again"
 for f in /sys/class/infiniband_verbs/uverbs*/ibdev; do
 	[ -e "$f" ] || continue
 	case "$(cat "$f")" in mlxl*) fail "a uverbs char device for $(cat "$f") (kernel verbs only)" ;; esac
@@ -229,7 +238,7 @@ objs0=$(st_field fn0 objects_alive)
 dma0=$(st_field fn0 dma_buffers)
 last_seq() { awk '!/^#/ { n = $1 } END { print n + 0 }' "$DBG"/fn0/trace; }
 pos0=$(last_seq)
-if insmod "$ML/mlx_lite_objtest.ko" dev=mlxl0 rc_connect="${MLXL_RC_CONNECT:-0}"; then
+if insmod "$ML/mlx_lite_objtest.ko" dev=mlxl0 rc_connect="${MLXL_RC_CONNECT:-1}"; then
 	rmmod mlx_lite_objtest || fail "rmmod mlx_lite_objtest"
 else
 	fail "mlx_lite_objtest: $(dmesg | grep 'mlx_lite_objtest: .*FAIL' | tr '\n' ' ')"
@@ -306,6 +315,61 @@ done
 wait_for 20 test -z "$(ls -d "$DBG"/fn* 2>/dev/null)" || fail "functions left after the cycles"
 totals_ok "after $CYCLES cycles"
 echo "mlx-lite: $CYCLES cycles done after $SECONDS s"
+
+# ---- faults injected through debugfs, fatal health, port events
+ip link set veth1 up
+fn_of() { dirname "$(grep -l "^netdev $1\$" "$DBG"/fn*/state | head -n 1)"; }
+stat_of() { sed -n "s/^$2 //p" "$1"; }
+dm0=$(dmesg | wc -l)
+echo "opcode=0x109 status=0x3 syndrome=0x1234" >"$DBG"/inject_next ||
+	fail "inject_next refused a valid request"
+rdma link add mlxl0 type mlx_lite_sim netdev veth0 2>/dev/null &&
+	fail "rdma link add succeeded with SET_HCA_CAP failing"
+no_dev mlxl0 || fail "mlxl0 exists after a failed bring-up"
+dmesg | tail -n +$((dm0 + 1)) | grep -q "HCA bring-up failed: .*status 0x3 syndrome 0x1234" ||
+	fail "no readable bring-up error in dmesg"
+wait_for 10 test -z "$(ls -d "$DBG"/fn* 2>/dev/null)" || fail "function left after a failed bring-up"
+totals_ok "after a failed bring-up"
+for bad in bogus opcode=0x104 health=0 "opcode=0x104 status=1 count=0" delay_ms=-1 \
+	"opcode=0x104  status=1"; do
+	dm0=$(dmesg | wc -l)
+	echo "$bad" >"$DBG"/inject_next 2>/dev/null && fail "inject_next accepted '$bad'"
+	[ "$(dmesg | wc -l)" = "$dm0" ] || fail "'$bad' wrote to the kernel log"
+done
+
+rdma link add mlxl0 type mlx_lite_sim netdev veth0 || fail "rdma link add for the port events"
+fn=$(fn_of veth0)
+wait_for 5 link_is mlxl0 ACTIVE || fail "mlxl0/1 not ACTIVE"
+irqs=$(stat_of "$fn"/state irqs)
+ip link set veth1 down		# veth0 loses its carrier
+wait_for 5 link_is mlxl0 DOWN || fail "mlxl0/1 not DOWN without carrier"
+grep -qx "port down" "$fn"/state || fail "the model's port is not down"
+[ "$(stat_of "$fn"/state irqs)" -gt "$irqs" ] || fail "no interrupt for the port change"
+ip link set veth1 up
+wait_for 5 link_is mlxl0 ACTIVE || fail "mlxl0/1 not ACTIVE with carrier back"
+# page requests; the first one's MANAGE_PAGES completes 300 ms late
+p0=$(stat_of "$fn"/state pages_held)
+echo "delay_ms=300" >"$fn"/inject || fail "delay_ms=300 refused"
+echo "page_req=64" >"$fn"/inject || fail "page_req=64 refused"
+wait_for 5 test "$(stat_of "$fn"/state pages_held)" = $((p0 + 64)) ||
+	fail "pages held $(stat_of "$fn"/state pages_held) after a request for 64 more than $p0"
+echo "page_req=-32" >"$fn"/inject || fail "page_req=-32 refused"
+wait_for 5 test "$(stat_of "$fn"/state pages_held)" = $((p0 + 32)) ||
+	fail "pages held $(stat_of "$fn"/state pages_held) after 32 were offered back"
+
+# the firmware dies while a page request's command waits
+dm0=$(dmesg | wc -l)
+echo lose >"$fn"/inject || fail "lose refused"
+echo "page_req=8" >"$fn"/inject || fail "page_req=8 refused"
+wait_for 5 grep -qx "held 1" "$fn"/state || fail "the page request's command is not in flight"
+echo "health=0x8" >"$fn"/inject || fail "health=0x8 refused"
+wait_for 20 no_dev mlxl0 || fail "mlxl0 still there after a fatal health syndrome"
+dmesg | tail -n +$((dm0 + 1)) | grep -q "mlxl0: device fatal error (health syndrome 0x8)" ||
+	fail "no IB_EVENT_DEVICE_FATAL line from the driver"
+wait_for 10 test ! -e "$fn" || fail "function not removed after its fatal error"
+totals_ok "after a fatal error"
+[ "$(stat_of "$DBG"/totals resets)" -ge 1 ] || fail "the dead function was not reset"
+echo "mlx-lite: faults, health and port events checked after $SECONDS s"
 
 # ---- unload with a live function
 rdma link add mlxl0 type mlx_lite_sim netdev veth0 || fail "rdma link add before rmmod"

@@ -23,6 +23,12 @@ struct fwsim_ops {
 	int (*dma_read)(void *ctx, u64 addr, void *buf, u32 len);
 	int (*dma_write)(void *ctx, u64 addr, const void *buf, u32 len);
 	u64 (*now_ns)(void *ctx);
+	/*
+	 * Optional: the function raises MSI-X vector @vector (an armed EQ got
+	 * an EQE).  Called with the model's state in use: the front must not
+	 * call back into the model from here (defer, as an interrupt does).
+	 */
+	void (*irq)(void *ctx, u32 vector);
 };
 
 enum fwsim_profile {
@@ -78,6 +84,7 @@ enum fwsim_err {
 	FWSIM_E_QP_STATE,	/* QP command not legal from the QP's state */
 	FWSIM_E_QP_FIELD,	/* QP field missing, or set where not allowed */
 	FWSIM_E_INDEX,		/* table index out of range */
+	FWSIM_E_EQ_DOORBELL,	/* EQ doorbell for an unknown EQ or foreign UAR */
 	FWSIM_NR_ERRS,
 };
 
@@ -248,6 +255,9 @@ struct fwsim_eq {
 	u32 npas;
 	u64 pas0;
 	u64 mask[4];
+	u32 pi;			/* EQEs written */
+	u32 ci;			/* as the driver last wrote it (24 bits) */
+	bool armed;		/* one interrupt on the next EQE, then disarmed */
 };
 
 struct fwsim_pd {
@@ -383,6 +393,26 @@ struct fwsim {
 	u32 inj_syndrome;
 	u32 inj_count;
 
+	/*
+	 * Events and health (fwsim_eq.c).  fatal: the firmware is dead: the
+	 * health counter stops, doorbells are ignored (no completion, no
+	 * EQE) until a function reset (nic_interface = 7).
+	 */
+	bool fatal;
+	bool health_stuck;	/* counter frozen without a syndrome */
+	u32 health_frozen;	/* the counter's value once frozen */
+	u8 health_synd;
+	bool nic_disabled;	/* reset done, command queue not set up again */
+	u32 hold_next;		/* the next n commands are held, not run */
+	u32 held;		/* slots held (posted, not yet run) */
+	s32 page_give_back;	/* pages the model asked the driver to take */
+	bool port_up;
+	u32 eqes;		/* EQEs written */
+	u32 eqes_dropped;	/* EQEs lost: the EQ was full (CI not updated) */
+	u32 irqs;		/* interrupts raised */
+	u32 resets;		/* function resets */
+	u32 pages_reset;	/* pages dropped by function resets */
+
 	/* record */
 	u32 err_count[FWSIM_NR_ERRS];
 	enum fwsim_err last_err;
@@ -419,6 +449,29 @@ const struct fwsim_trace_ent *fwsim_trace_get(const struct fwsim *fw,
 /* fault injection */
 void fwsim_inject(struct fwsim *fw, u16 opcode, u8 status, u32 syndrome,
 		  u32 count);
+
+/*
+ * Events, health and faults (fwsim_eq.c).  EQEs go to the first EQ whose
+ * event mask has the type; command completions are posted to it as type
+ * 0x0a whenever such an EQ exists (the driver may ignore them while it
+ * polls).  An armed EQ raises ops->irq for its vector once and disarms;
+ * arming it with unconsumed EQEs raises it at once.
+ */
+bool fwsim_eq_post(struct fwsim *fw, u8 type, u8 sub_type, const u8 *data,
+		   u32 len);
+/* PAGE_REQUEST: > 0 the driver must give npages, < 0 take -npages */
+bool fwsim_page_request(struct fwsim *fw, s32 npages);
+/* the port went up or down: PORT_CHANGE EQE when it changed */
+bool fwsim_port_set(struct fwsim *fw, bool up);
+/* the firmware dies with health syndrome synd (nonzero) */
+void fwsim_health_fatal(struct fwsim *fw, u8 synd);
+/* the health counter stops (the firmware hangs without a syndrome) */
+void fwsim_health_stall(struct fwsim *fw);
+/* hold the next n commands posted; release runs every held one */
+void fwsim_hold_cmds(struct fwsim *fw, u32 n);
+void fwsim_release_cmds(struct fwsim *fw);
+/* function reset (FLR / nic_interface = 7): everything the HCA held goes */
+void fwsim_func_reset(struct fwsim *fw);
 
 /*
  * Whether the model knows the input bits [hi:lo] of the dword at off of
@@ -492,6 +545,11 @@ extern const struct fwsim_cmd_desc fwsim_port_cmds[];
 extern const u32 fwsim_nr_port_cmds;
 
 int fwsim_hca_dispatch(struct fwsim *fw, struct fwsim_cmd *cmd);
+void fwsim_process_slot(struct fwsim *fw, u32 slot);
+void fwsim_eq_cmd_done(struct fwsim *fw, u32 slot);
+u32 fwsim_health_read(struct fwsim *fw, u32 off);
+void fwsim_uar_write(struct fwsim *fw, u32 off, u32 val);
+void fwsim_obj_reset(struct fwsim *fw);
 void fwsim_record(struct fwsim *fw, enum fwsim_err e);
 void fwsim_fail(struct fwsim *fw, struct fwsim_cmd *cmd, u8 status,
 		enum fwsim_err e);
@@ -499,6 +557,7 @@ bool fwsim_uar_valid(const struct fwsim *fw, u32 uar);
 bool fwsim_uar_busy_obj(const struct fwsim *fw, u32 uar);
 u32 fwsim_obj_count(const struct fwsim *fw);
 void fwsim_port_reset(struct fwsim *fw);
+void fwsim_hca_to_disabled(struct fwsim *fw);
 struct fwsim_pd *fwsim_pd_get(struct fwsim *fw, u32 pd);
 struct fwsim_cq *fwsim_cq_get(struct fwsim *fw, u32 cqn);
 struct fwsim_srq *fwsim_srq_get(struct fwsim *fw, u32 srqn);

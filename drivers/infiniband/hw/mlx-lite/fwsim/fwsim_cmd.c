@@ -158,6 +158,7 @@ static const char *const err_names[FWSIM_NR_ERRS] = {
 	[FWSIM_E_QP_STATE] = "QP command illegal in the QP's state",
 	[FWSIM_E_QP_FIELD] = "QP field missing or not allowed",
 	[FWSIM_E_INDEX] = "index out of range",
+	[FWSIM_E_EQ_DOORBELL] = "bad EQ doorbell",
 };
 
 const char *fwsim_err_str(enum fwsim_err e)
@@ -204,6 +205,7 @@ void fwsim_init(struct fwsim *fw, enum fwsim_profile profile,
 	fw->cmdq_init_delay_ns = 1000000;	/* 1 ms */
 	fw->boot_pages = 32;
 	fw->init_pages = 256;
+	fw->port_up = true;
 	fwsim_caps_init(fw);
 	fwsim_port_reset(fw);
 }
@@ -215,8 +217,6 @@ static u64 now(struct fwsim *fw)
 
 u32 fwsim_mmio_read32(struct fwsim *fw, u32 off)
 {
-	u64 t;
-
 	switch (off) {
 	case IS_FW_REV:
 		return fw->fw_rev;
@@ -225,10 +225,12 @@ u32 fwsim_mmio_read32(struct fwsim *fw, u32 off)
 	case IS_CMDQ_H:
 		return fw->cmdq_addr_h;
 	case IS_CMDQ_L:
-		return fw->cmdq_addr_l | FWSIM_CMDQ_LOG_SIZE << 4 |
-		       FWSIM_CMDQ_LOG_STRIDE;
+		return fw->cmdq_addr_l | (fw->nic_disabled ? 1u << 8 : 0) |
+		       FWSIM_CMDQ_LOG_SIZE << 4 | FWSIM_CMDQ_LOG_STRIDE;
 	case IS_INIT:
-		return now(fw) < fw->initializing_until ? 0x80000000u : 0;
+		/* bit 30: firmware reset supported */
+		return (now(fw) < fw->initializing_until ? 0x80000000u : 0) |
+		       0x40000000u;
 	case IS_EXEC_TO:
 	case IS_QINIT_TO:
 		return 0;	/* not provided: the driver uses its defaults */
@@ -237,15 +239,13 @@ u32 fwsim_mmio_read32(struct fwsim *fw, u32 off)
 	case IS_TIMER_L:
 		return (u32)now(fw);
 	case IS_HEALTH_CNT:
-		/* advances with time, 1 per ms */
-		t = now(fw) / 1000000;
-		return (u32)t & 0xffffff;
+		return fwsim_health_read(fw, off);
 	default:
+		if (off >= 0x200 && off < 0x240)
+			return fwsim_health_read(fw, off);
 		return 0;
 	}
 }
-
-static void process_slot(struct fwsim *fw, u32 slot);
 
 void fwsim_mmio_write32(struct fwsim *fw, u32 off, u32 val)
 {
@@ -257,12 +257,19 @@ void fwsim_mmio_write32(struct fwsim *fw, u32 off, u32 val)
 		fw->cmdq_ready = false;
 		break;
 	case IS_CMDQ_L:
+		if (((val >> 8) & 7) == 7) {
+			fwsim_func_reset(fw);	/* nic_interface = SW_RESET */
+			break;
+		}
+		fw->nic_disabled = false;
 		fw->cmdq_addr_l = val & 0xfffff000u;
 		fw->cmdq_base = (u64)fw->cmdq_addr_h << 32 | fw->cmdq_addr_l;
 		fw->cmdq_ready = fw->cmdq_base != 0;
 		fw->initializing_until = now(fw) + fw->cmdq_init_delay_ns;
 		break;
 	case IS_DBELL:
+		if (fw->fatal)
+			break;		/* dead firmware: no completion */
 		if (!fw->cmdq_ready || now(fw) < fw->initializing_until) {
 			fwsim_record(fw, FWSIM_E_DOORBELL);
 			break;
@@ -274,10 +281,17 @@ void fwsim_mmio_write32(struct fwsim *fw, u32 off, u32 val)
 				fwsim_record(fw, FWSIM_E_DOORBELL);
 				continue;
 			}
-			process_slot(fw, slot);
+			if (fw->hold_next) {
+				fw->hold_next--;
+				fw->held |= 1u << slot;
+				continue;
+			}
+			fwsim_process_slot(fw, slot);
 		}
 		break;
 	default:
+		if (off >= FWSIM_FIRST_UAR * 4096u)
+			fwsim_uar_write(fw, off, val);
 		break;	/* writes to read-only registers are ignored */
 	}
 }
@@ -478,7 +492,7 @@ static u8 execute(struct fwsim *fw, struct fwsim_cmd *cmd, u64 addr)
 	return DLV_OK;
 }
 
-static void process_slot(struct fwsim *fw, u32 slot)
+void fwsim_process_slot(struct fwsim *fw, u32 slot)
 {
 	u64 addr = fw->cmdq_base + ((u64)slot << FWSIM_CMDQ_LOG_STRIDE);
 	struct fwsim_cmd cmd;
@@ -499,5 +513,6 @@ static void process_slot(struct fwsim *fw, u32 slot)
 		fw->entry[0x3d] = 0;
 		fw->entry[0x3d] = xor8(fw->entry, 64);
 	}
-	dma_wr(fw, addr, fw->entry, 64);
+	if (dma_wr(fw, addr, fw->entry, 64))
+		fwsim_eq_cmd_done(fw, slot);
 }

@@ -167,6 +167,19 @@ static void h_enable_hca(struct fwsim *fw, struct fwsim_cmd *cmd)
 		fw->phase = FWSIM_PH_ENABLED;
 }
 
+/* the lifecycle state of a disabled function: no ISSI, nothing owed, the
+ * profile's capabilities, the port as at power-on */
+void fwsim_hca_to_disabled(struct fwsim *fw)
+{
+	fw->phase = FWSIM_PH_DISABLED;
+	fw->issi = 0;
+	fw->owed = 0;
+	fw->regular_owed = 0;
+	fw->page_give_back = 0;
+	fwsim_caps_init(fw);
+	fwsim_port_reset(fw);
+}
+
 static void h_disable_hca(struct fwsim *fw, struct fwsim_cmd *cmd)
 {
 	if (!func_is_self(fw, cmd))
@@ -175,12 +188,7 @@ static void h_disable_hca(struct fwsim *fw, struct fwsim_cmd *cmd)
 		fail(fw, cmd, ST_BAD_RES_STATE, FWSIM_E_PAGE_LEAK);
 		return;
 	}
-	fw->phase = FWSIM_PH_DISABLED;
-	fw->issi = 0;
-	fw->owed = 0;
-	fw->regular_owed = 0;
-	fwsim_caps_init(fw);
-	fwsim_port_reset(fw);
+	fwsim_hca_to_disabled(fw);
 }
 
 static void h_query_issi(struct fwsim *fw, struct fwsim_cmd *cmd)
@@ -304,11 +312,17 @@ static void take_pages(struct fwsim *fw, struct fwsim_cmd *cmd)
 		fail(fw, cmd, ST_BAD_OUTP_LEN, FWSIM_E_OUT_LEN);
 		return;
 	}
-	/* before INIT_HCA and after TEARDOWN_HCA every page may go back */
-	if (fw->phase == FWSIM_PH_INITIALIZED || n > fw->pages_held) {
+	/*
+	 * Before INIT_HCA and after TEARDOWN_HCA every page may go back; in
+	 * between only those a page request offered.
+	 */
+	if ((fw->phase == FWSIM_PH_INITIALIZED && n > (u32)fw->page_give_back) ||
+	    n > fw->pages_held) {
 		fail(fw, cmd, ST_BAD_PARAM, FWSIM_E_PAGE_TAKE);
 		return;
 	}
+	if (fw->phase == FWSIM_PH_INITIALIZED)
+		fw->page_give_back -= (s32)n;
 	for (i = 0; i < n; i++)
 		fwsim_wr64(fw->out, MP_PAS + 8 * i, page_pop(fw));
 	fwsim_wr(fw->out, MP_OUT_NUM, n);

@@ -24,8 +24,17 @@
  *
  * debugfs (mlx_lite_fwsim/): "totals" counts functions and what the model
  * found at each function's end (pages the driver did not take back,
- * objects it did not destroy, DMA buffers it did not free, refusals);
- * fnN/trace lists the function's last commands.
+ * objects it did not destroy, DMA buffers it did not free, refusals;
+ * pages_reset: pages a function reset dropped, which are not leaks);
+ * fnN/trace lists the function's last commands; fnN/inject and
+ * inject_next take faults (fwsim_inj.c).
+ *
+ * Interrupts: the model raises a vector from inside a model call (under
+ * fw_lock); sim_fw_irq() only queues irq_work, which calls the driver's
+ * handler with interrupts off, as MSI-X would.  MMIO writes to UAR pages
+ * (EQ doorbells, possibly from that handler) are posted: recorded under
+ * db_lock and applied to the model by db_work, as posted writes reach a
+ * device later.  free_irq() waits for both.
  */
 #include <linux/debugfs.h>
 #include <linux/if_arp.h>
@@ -35,12 +44,14 @@
 #include <linux/platform_device.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/xarray.h>
 #include <rdma/rdma_netlink.h>
 
 #include "../mlxl_sim.h"
 #include "fwsim.h"
+#include "fwsim_inj.h"
 
 static char *profile = "cx6dx";
 module_param(profile, charp, 0644);
@@ -66,6 +77,13 @@ struct sim_dma {
 	u32 size;			/* whole pages */
 };
 
+/* an EQ doorbell posted, not yet applied */
+struct sim_db {
+	u32 ci;
+	u32 uar;
+	u8 state;
+};
+
 struct sim_fn {
 	struct kref ref;
 	struct list_head list;		/* sim_fns, under sim_lock */
@@ -79,6 +97,15 @@ struct sim_fn {
 
 	struct mutex fw_lock;		/* the model: one access at a time */
 	struct fwsim *fw;
+
+	spinlock_t irq_lock;		/* guards irq_handler, irq_arg */
+	void (*irq_handler)(void *arg);
+	void *irq_arg;
+	struct work_struct irq_work;
+	spinlock_t db_lock;		/* guards db[] */
+	struct sim_db db[FWSIM_MAX_EQS];
+	struct work_struct db_work;
+	struct delayed_work release_work;	/* "delay_ms" injection */
 
 	struct xarray dma;		/* bus page number -> struct sim_dma; its lock guards the rest */
 	u64 next_iova;
@@ -94,7 +121,12 @@ static struct dentry *sim_dbg;
 static struct {
 	u64 created, destroyed;
 	u64 pages_left, objects_left, dma_left, refusals;
+	u64 resets, pages_reset;
 } sim_totals;			/* under sim_lock */
+
+/* a fault for the next function created (debugfs inject_next) */
+static struct fwsim_inj sim_inj_next;	/* under sim_lock */
+static bool sim_inj_next_set;
 
 /* ---- the model's seams: DMA by bus address, time */
 
@@ -135,11 +167,79 @@ static u64 sim_now_ns(void *ctx)
 	return ktime_get_ns();
 }
 
+/* the model raised a vector (under fw_lock): the handler runs later */
+static void sim_fw_irq(void *ctx, u32 vector)
+{
+	struct sim_fn *fn = (struct sim_fn *)ctx;
+
+	if (vector == 0)
+		queue_work(sim_wq, &fn->irq_work);
+}
+
 static const struct fwsim_ops sim_fw_ops = {
 	.dma_read = sim_fw_dma_read,
 	.dma_write = sim_fw_dma_write,
 	.now_ns = sim_now_ns,
+	.irq = sim_fw_irq,
 };
+
+/* the driver's handler, with interrupts off as in a hard interrupt */
+static void sim_irq_work(struct work_struct *w)
+{
+	struct sim_fn *fn = container_of(w, struct sim_fn, irq_work);
+	unsigned long flags;
+
+	spin_lock_irqsave(&fn->irq_lock, flags);
+	if (fn->irq_handler)
+		fn->irq_handler(fn->irq_arg);
+	spin_unlock_irqrestore(&fn->irq_lock, flags);
+}
+
+#define SIM_DB_PENDING	1
+#define SIM_DB_ARM	2
+#define SIM_UAR_BASE	(FWSIM_FIRST_UAR * 4096u)
+
+/* apply the posted EQ doorbells, in EQ order, the newest CI of each */
+static void sim_db_work(struct work_struct *w)
+{
+	struct sim_fn *fn = container_of(w, struct sim_fn, db_work);
+	struct sim_db db[FWSIM_MAX_EQS];
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&fn->db_lock, flags);
+	memcpy(db, fn->db, sizeof(db));
+	memset(fn->db, 0, sizeof(fn->db));
+	spin_unlock_irqrestore(&fn->db_lock, flags);
+	mutex_lock(&fn->fw_lock);
+	for (i = 0; i < FWSIM_MAX_EQS; i++)
+		if (db[i].state & SIM_DB_PENDING)
+			fwsim_mmio_write32(fn->fw, db[i].uar * 4096u +
+					   (db[i].state & SIM_DB_ARM ? 0x40 : 0x48),
+					   i << 24 | db[i].ci);
+	mutex_unlock(&fn->fw_lock);
+}
+
+/* a UAR write; any context */
+static void sim_post_db(struct sim_fn *fn, u32 off, u32 val)
+{
+	u32 eqn = val >> 24, reg = off & 0xfff;
+	unsigned long flags;
+
+	if ((reg != 0x40 && reg != 0x48) || eqn >= FWSIM_MAX_EQS) {
+		/* not an EQ doorbell: let the model judge it in order */
+		mutex_lock(&fn->fw_lock);
+		fwsim_mmio_write32(fn->fw, off, val);
+		mutex_unlock(&fn->fw_lock);
+		return;
+	}
+	spin_lock_irqsave(&fn->db_lock, flags);
+	fn->db[eqn].ci = val & 0xffffff;
+	fn->db[eqn].uar = off >> 12;
+	fn->db[eqn].state |= SIM_DB_PENDING | (reg == 0x40 ? SIM_DB_ARM : 0);
+	spin_unlock_irqrestore(&fn->db_lock, flags);
+	queue_work(sim_wq, &fn->db_work);
+}
 
 /* ---- the driver's seams (struct mlxl_ops) */
 
@@ -159,6 +259,10 @@ static void sim_wr32(void *ctx, u32 off, u32 val)
 {
 	struct sim_fn *fn = (struct sim_fn *)ctx;
 
+	if (off >= SIM_UAR_BASE) {
+		sim_post_db(fn, off, val);
+		return;
+	}
 	mutex_lock(&fn->fw_lock);
 	fwsim_mmio_write32(fn->fw, off, val);
 	mutex_unlock(&fn->fw_lock);
@@ -247,6 +351,40 @@ static void sim_sleep_us(void *ctx, u32 us)
 	usleep_range(us, us + us / 4 + 10);
 }
 
+static int sim_request_irq(void *ctx, u32 vector, void (*handler)(void *arg),
+			   void *arg)
+{
+	struct sim_fn *fn = (struct sim_fn *)ctx;
+	unsigned long flags;
+	int err = 0;
+
+	if (vector != 0 || !handler)
+		return -EINVAL;
+	spin_lock_irqsave(&fn->irq_lock, flags);
+	if (fn->irq_handler) {
+		err = -EBUSY;
+	} else {
+		fn->irq_handler = handler;
+		fn->irq_arg = arg;
+	}
+	spin_unlock_irqrestore(&fn->irq_lock, flags);
+	return err;
+}
+
+static void sim_free_irq(void *ctx, u32 vector)
+{
+	struct sim_fn *fn = (struct sim_fn *)ctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&fn->irq_lock, flags);
+	fn->irq_handler = NULL;
+	fn->irq_arg = NULL;
+	spin_unlock_irqrestore(&fn->irq_lock, flags);
+	cancel_work_sync(&fn->irq_work);
+	/* the handler's last doorbells reach the model before the EQ goes */
+	flush_work(&fn->db_work);
+}
+
 static const struct mlxl_ops sim_dev_ops = {
 	.rd32 = sim_rd32,
 	.wr32 = sim_wr32,
@@ -254,6 +392,8 @@ static const struct mlxl_ops sim_dev_ops = {
 	.dma_free = sim_dma_free,
 	.now_ns = sim_now_ns,
 	.sleep_us = sim_sleep_us,
+	.request_irq = sim_request_irq,
+	.free_irq = sim_free_irq,
 };
 
 /* ---- functions */
@@ -264,6 +404,9 @@ static void sim_fn_release(struct kref *ref)
 	struct sim_dma *d;
 	unsigned long idx;
 
+	cancel_work_sync(&fn->irq_work);
+	cancel_work_sync(&fn->db_work);
+	cancel_delayed_work_sync(&fn->release_work);
 	/* buffers the driver never freed (counted in sim_kill) */
 	xa_for_each(&fn->dma, idx, d) {
 		if (d->iova >> PAGE_SHIFT != idx)
@@ -288,8 +431,10 @@ static u32 sim_refusals(const struct fwsim *fw)
 {
 	u32 e, n = 0;
 
+	/* an injected fault is the test's doing, not a refusal */
 	for (e = FWSIM_E_NONE + 1; e < FWSIM_NR_ERRS; e++)
-		n += fwsim_err_count(fw, (enum fwsim_err)e);
+		if (e != FWSIM_E_INJECTED)
+			n += fwsim_err_count(fw, (enum fwsim_err)e);
 	return n;
 }
 
@@ -301,7 +446,7 @@ static u32 sim_refusals(const struct fwsim *fw)
 static void sim_kill(struct sim_fn *fn)
 {
 	bool unlisted = false;
-	u32 pages, objs, refusals;
+	u32 pages, objs, refusals, resets, pages_reset;
 
 	mutex_lock(&sim_lock);
 	if (fn->dying) {
@@ -323,6 +468,8 @@ static void sim_kill(struct sim_fn *fn)
 	pages = fwsim_pages_held(fn->fw);
 	objs = fwsim_objects_alive(fn->fw);
 	refusals = sim_refusals(fn->fw);
+	resets = fn->fw->resets;
+	pages_reset = fn->fw->pages_reset;
 	mutex_unlock(&fn->fw_lock);
 	if (pages || objs || fn->dma_live)
 		pr_warn("mlx_lite_fwsim: function %u ended with %u firmware pages, %u objects and %u DMA buffers the driver did not release\n",
@@ -333,6 +480,8 @@ static void sim_kill(struct sim_fn *fn)
 	sim_totals.objects_left += objs;
 	sim_totals.dma_left += fn->dma_live;
 	sim_totals.refusals += refusals;
+	sim_totals.resets += resets;
+	sim_totals.pages_reset += pages_reset;
 	mutex_unlock(&sim_lock);
 	if (unlisted)
 		sim_fn_put(fn);
@@ -391,6 +540,11 @@ static int sim_state_show(struct seq_file *m, void *unused)
 		   fwsim_profile_str(fn->fw->profile),
 		   fwsim_phase_str(fn->fw->phase), fwsim_pages_held(fn->fw),
 		   fwsim_objects_alive(fn->fw), sim_refusals(fn->fw));
+	seq_printf(m, "health %s syndrome 0x%02x\nport %s\neqes %u\neqes_dropped %u\nirqs %u\nresets %u\npages_reset %u\nheld %u\n",
+		   fn->fw->fatal ? "fatal" : fn->fw->health_stuck ? "stalled" : "ok",
+		   fn->fw->health_synd, fn->fw->port_up ? "up" : "down",
+		   fn->fw->eqes, fn->fw->eqes_dropped, fn->fw->irqs,
+		   fn->fw->resets, fn->fw->pages_reset, hweight32(fn->fw->held));
 	mutex_unlock(&fn->fw_lock);
 	seq_printf(m, "dma_buffers %u\nnetdev %s\n", fn->dma_live, netdev_name(fn->ndev));
 	return 0;
@@ -433,13 +587,126 @@ DEFINE_SHOW_ATTRIBUTE(sim_gids);
 static int sim_totals_show(struct seq_file *m, void *unused)
 {
 	mutex_lock(&sim_lock);
-	seq_printf(m, "created %llu\ndestroyed %llu\npages_left %llu\nobjects_left %llu\ndma_left %llu\nrefusals %llu\n",
+	seq_printf(m, "created %llu\ndestroyed %llu\npages_left %llu\nobjects_left %llu\ndma_left %llu\nrefusals %llu\nresets %llu\npages_reset %llu\n",
 		   sim_totals.created, sim_totals.destroyed, sim_totals.pages_left,
-		   sim_totals.objects_left, sim_totals.dma_left, sim_totals.refusals);
+		   sim_totals.objects_left, sim_totals.dma_left, sim_totals.refusals,
+		   sim_totals.resets, sim_totals.pages_reset);
 	mutex_unlock(&sim_lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sim_totals);
+
+/* "delay_ms": the held command completes now */
+static void sim_release_work(struct work_struct *w)
+{
+	struct sim_fn *fn = container_of(to_delayed_work(w), struct sim_fn,
+					 release_work);
+
+	mutex_lock(&fn->fw_lock);
+	fwsim_release_cmds(fn->fw);
+	mutex_unlock(&fn->fw_lock);
+}
+
+static void sim_inj_apply(struct sim_fn *fn, const struct fwsim_inj *inj)
+{
+	struct fwsim *fw = fn->fw;
+
+	mutex_lock(&fn->fw_lock);
+	switch (inj->kind) {
+	case FWSIM_INJ_CMD:
+		fwsim_inject(fw, inj->opcode, inj->status, inj->syndrome,
+			     inj->count);
+		break;
+	case FWSIM_INJ_DELAY:
+		fwsim_hold_cmds(fw, 1);
+		break;
+	case FWSIM_INJ_LOSE:
+		fwsim_hold_cmds(fw, 1);
+		break;
+	case FWSIM_INJ_HEALTH:
+		fwsim_health_fatal(fw, inj->synd);
+		break;
+	case FWSIM_INJ_STALL:
+		fwsim_health_stall(fw);
+		break;
+	case FWSIM_INJ_STUCK_INIT:
+		fw->cmdq_init_delay_ns = 3600ull * NSEC_PER_SEC;
+		break;
+	case FWSIM_INJ_PAGE_REQ:
+		fwsim_page_request(fw, inj->pages);
+		break;
+	}
+	mutex_unlock(&fn->fw_lock);
+	if (inj->kind == FWSIM_INJ_DELAY)
+		mod_delayed_work(sim_wq, &fn->release_work,
+				 msecs_to_jiffies(inj->delay_ms));
+}
+
+static int sim_inj_get(const char __user *ubuf, size_t len,
+		       struct fwsim_inj *inj)
+{
+	char buf[FWSIM_INJ_MAX_LEN + 2];
+
+	if (!len || len > FWSIM_INJ_MAX_LEN + 1)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	return fwsim_inj_parse(buf, (u32)len, inj) ? -EINVAL : 0;
+}
+
+static ssize_t sim_inject_write(struct file *f, const char __user *ubuf,
+				size_t len, loff_t *pos)
+{
+	struct sim_fn *fn = (struct sim_fn *)file_inode(f)->i_private;
+	struct fwsim_inj inj;
+	int err;
+
+	err = sim_inj_get(ubuf, len, &inj);
+	if (err)
+		return err;
+	sim_inj_apply(fn, &inj);
+	return (ssize_t)len;
+}
+
+static const struct file_operations sim_inject_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sim_inject_write,
+	.llseek = no_llseek,
+};
+
+static ssize_t sim_inject_next_write(struct file *f, const char __user *ubuf,
+				     size_t len, loff_t *pos)
+{
+	struct fwsim_inj inj;
+	int err;
+
+	err = sim_inj_get(ubuf, len, &inj);
+	if (err)
+		return err;
+	mutex_lock(&sim_lock);
+	sim_inj_next = inj;
+	sim_inj_next_set = true;
+	mutex_unlock(&sim_lock);
+	return (ssize_t)len;
+}
+
+static const struct file_operations sim_inject_next_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sim_inject_next_write,
+	.llseek = no_llseek,
+};
+
+/* the port follows the netdev: running with carrier */
+static void sim_port_update(struct sim_fn *fn)
+{
+	bool up = netif_running(fn->ndev) && netif_carrier_ok(fn->ndev);
+
+	mutex_lock(&fn->fw_lock);
+	fwsim_port_set(fn->fw, up);
+	mutex_unlock(&fn->fw_lock);
+}
 
 /*
  * The profile the module parameter names, and its PCI device ID.  The
@@ -466,6 +733,8 @@ static int sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	struct mlxl_sim_pdata pd = {};
 	enum fwsim_profile prof;
 	struct sim_fn *fn, *other;
+	struct fwsim_inj inj;
+	bool inj_set;
 	char dname[16];
 	int err;
 
@@ -486,10 +755,16 @@ static int sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	}
 	kref_init(&fn->ref);		/* the list's */
 	INIT_WORK(&fn->kill_work, sim_kill_work);
+	INIT_WORK(&fn->irq_work, sim_irq_work);
+	INIT_WORK(&fn->db_work, sim_db_work);
+	INIT_DELAYED_WORK(&fn->release_work, sim_release_work);
+	spin_lock_init(&fn->irq_lock);
+	spin_lock_init(&fn->db_lock);
 	mutex_init(&fn->fw_lock);
 	xa_init(&fn->dma);
 	fn->next_iova = SIM_IOVA_BASE;
 	fwsim_init(fn->fw, prof, &sim_fw_ops, fn);
+	fn->fw->port_up = netif_running(ndev) && netif_carrier_ok(ndev);
 	dev_hold(ndev);
 	fn->ndev = ndev;
 
@@ -505,13 +780,19 @@ static int sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	list_add_tail(&fn->list, &sim_fns);
 	fn->listed = true;
 	sim_totals.created++;
+	inj_set = sim_inj_next_set;
+	inj = sim_inj_next;
+	sim_inj_next_set = false;
 	mutex_unlock(&sim_lock);
+	if (inj_set)
+		sim_inj_apply(fn, &inj);
 
 	snprintf(dname, sizeof(dname), "fn%u", fn->id);
 	fn->dbg = debugfs_create_dir(dname, sim_dbg);
 	debugfs_create_file("trace", 0400, fn->dbg, fn, &sim_trace_fops);
 	debugfs_create_file("state", 0400, fn->dbg, fn, &sim_state_fops);
 	debugfs_create_file("gids", 0400, fn->dbg, fn, &sim_gids_fops);
+	debugfs_create_file("inject", 0200, fn->dbg, fn, &sim_inject_fops);
 
 	pd.ops = &sim_dev_ops;
 	pd.ctx = fn;
@@ -559,7 +840,10 @@ static struct rdma_link_ops sim_link_ops = {
 	.newlink = sim_newlink,
 };
 
-/* the port's netdev went away: so does the function (not under RTNL) */
+/*
+ * The port's netdev changed state: the port follows (PORT_CHANGE EQE);
+ * it went away: so does the function (not under RTNL).
+ */
 static int sim_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
 {
@@ -567,6 +851,15 @@ static int sim_netdev_event(struct notifier_block *nb, unsigned long event,
 		(const struct netdev_notifier_info *)ptr);
 	struct sim_fn *fn;
 
+	if (event == NETDEV_UP || event == NETDEV_DOWN ||
+	    event == NETDEV_CHANGE) {
+		mutex_lock(&sim_lock);
+		list_for_each_entry(fn, &sim_fns, list)
+			if (fn->ndev == ndev)
+				sim_port_update(fn);
+		mutex_unlock(&sim_lock);
+		return NOTIFY_DONE;
+	}
 	if (event != NETDEV_UNREGISTER || ndev->reg_state == NETREG_REGISTERED)
 		return NOTIFY_DONE;
 	mutex_lock(&sim_lock);
@@ -601,6 +894,8 @@ static int __init sim_init(void)
 	}
 	sim_dbg = debugfs_create_dir("mlx_lite_fwsim", NULL);
 	debugfs_create_file("totals", 0444, sim_dbg, NULL, &sim_totals_fops);
+	debugfs_create_file("inject_next", 0200, sim_dbg, NULL,
+			    &sim_inject_next_fops);
 	rdma_link_register(&sim_link_ops);
 	return 0;
 }

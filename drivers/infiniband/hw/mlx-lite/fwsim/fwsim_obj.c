@@ -252,6 +252,25 @@ u32 fwsim_obj_count(const struct fwsim *fw)
 	       fw->nr_srqs + fw->nr_qps;
 }
 
+/* a function reset: every object of this file goes */
+void fwsim_obj_reset(struct fwsim *fw)
+{
+	fwsim_bzero(fw->pds, sizeof(fw->pds));
+	fw->nr_pds = 0;
+	fwsim_bzero(fw->tds, sizeof(fw->tds));
+	fw->nr_tds = 0;
+	fwsim_bzero(fw->mkeys, sizeof(fw->mkeys));
+	fw->nr_mkeys = 0;
+	fwsim_bzero(fw->cqs, sizeof(fw->cqs));
+	fw->nr_cqs = 0;
+	fwsim_bzero(fw->srqs, sizeof(fw->srqs));
+	fw->nr_srqs = 0;
+	fwsim_bzero(fw->qps, sizeof(fw->qps));
+	fw->nr_qps = 0;
+	fwsim_bzero(fw->pas_used, sizeof(fw->pas_used));
+	fw->pas_in_use = 0;
+}
+
 /* ---- PD and transport domain */
 static void h_alloc_pd(struct fwsim *fw, struct fwsim_cmd *cmd)
 {

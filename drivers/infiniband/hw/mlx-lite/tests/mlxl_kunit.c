@@ -37,6 +37,7 @@ struct rig {
 	u64 slept_ns;
 	struct fwsim_ops fops;
 	struct mlxl_ops dops;
+	void *ext;			/* the events cases' (mlxl_kunit_events.c) */
 };
 
 static struct rig_region *rig_find(struct rig *r, u64 addr, u32 len)
@@ -434,6 +435,8 @@ static void mlxl_qp_edges_agree(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, taken, 51u);
 }
 
+#include "mlxl_kunit_events.c"
+
 static struct kunit_case mlxl_cases[] = {
 	KUNIT_CASE_PARAM(mlxl_boot_and_teardown, profile_gen_params),
 	KUNIT_CASE(mlxl_load_unload_cycles),
@@ -441,6 +444,15 @@ static struct kunit_case mlxl_cases[] = {
 	KUNIT_CASE(mlxl_stuck_initializing_times_out),
 	KUNIT_CASE(mlxl_cmd_timeout_takes_no_time),
 	KUNIT_CASE(mlxl_qp_edges_agree),
+	/* mlxl_kunit_events.c */
+	KUNIT_CASE(mlxl_ev_cmd_completes_by_event),
+	KUNIT_CASE(mlxl_ev_lost_cmd_times_out),
+	KUNIT_CASE(mlxl_ev_page_request_during_cmd),
+	KUNIT_CASE(mlxl_ev_port_change),
+	KUNIT_CASE_PARAM(mlxl_fatal_during_boot, fatal_gen_params),
+	KUNIT_CASE(mlxl_fatal_while_cmd_waits),
+	KUNIT_CASE(mlxl_fatal_stalled_counter),
+	KUNIT_CASE(mlxl_inject_parse),
 	{}
 };
 

@@ -12,8 +12,9 @@
  * tried too: each must be refused before the firmware sees it (the
  * model's refusal count stays 0; the VM scenario checks that).
  * RC INIT->RTR->RTS names a source GID the firmware must hold in its RoCE
- * address table: it runs with rc_connect=1 only, for a driver that
- * programs that table (SET_ROCE_ADDRESS); it is logged as skipped else.
+ * address table (the driver programs it through SET_ROCE_ADDRESS); with
+ * rc_connect=0 it is logged as skipped, and a device without a RoCEv2 GID
+ * fails the step.
  */
 #include <linux/module.h>
 #include <linux/scatterlist.h>
@@ -23,7 +24,7 @@
 static char *dev = "mlxl0";
 module_param(dev, charp, 0444);
 MODULE_PARM_DESC(dev, "the mlx-lite RDMA device to test");
-static bool rc_connect;
+static bool rc_connect = true;
 module_param(rc_connect, bool, 0444);
 MODULE_PARM_DESC(rc_connect, "also RC INIT->RTR->RTS (needs the firmware's GID table programmed)");
 
@@ -311,11 +312,12 @@ static void t_rc(struct objtest *t)
 	STEP(t, "RC query after INIT->INIT", !n &&
 	     q.qp_access_flags == IB_ACCESS_REMOTE_READ, n);
 
-	if (t->v2_gid >= 0 && rc_connect)
-		t_rc_connect(t, qp);
+	if (!rc_connect)
+		pr_info("mlx_lite_objtest: RC INIT->RTR->RTS: skipped (rc_connect=0)\n");
+	else if (t->v2_gid < 0)
+		STEP(t, "RC INIT->RTR->RTS: a RoCEv2 GID", false, -ENOENT);
 	else
-		pr_info("mlx_lite_objtest: RC INIT->RTR->RTS: skipped (%s)\n",
-			t->v2_gid < 0 ? "no RoCEv2 GID" : "rc_connect=0");
+		t_rc_connect(t, qp);
 	end_qp(t, qp, "destroy_qp RC");
 
 	if (!t->srq)
