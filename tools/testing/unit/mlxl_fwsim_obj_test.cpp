@@ -235,9 +235,14 @@ TEST_F(Obj, CqRoundTripAndModeration)
 	MLXL_SET(in(), MLXL_F_MODIFY_CQ_SELECT, MLXL_MODIFY_CQ_PERIOD);
 	MLXL_SET(in(), MLXL_F_CQC_MAX_COUNT, 4);
 	EXPECT_TRUE(refused(exec(0x110), MLXL_STAT_BAD_PARAM, FWSIM_E_PARAM));
-	hdr(MLXL_OP_MODIFY_CQ, 0x110, 1);
+	hdr(MLXL_OP_MODIFY_CQ, 0x110, 2);
 	MLXL_SET(in(), MLXL_F_CQN, cqn);
 	MLXL_SET(in(), MLXL_F_MODIFY_CQ_SELECT, 1);
+	EXPECT_TRUE(refused(exec(0x110), MLXL_STAT_BAD_PARAM, FWSIM_E_PARAM));
+	hdr(MLXL_OP_MODIFY_CQ, 0x110);		// moderation with a size
+	MLXL_SET(in(), MLXL_F_CQN, cqn);
+	MLXL_SET(in(), MLXL_F_MODIFY_CQ_SELECT, MLXL_MODIFY_CQ_PERIOD);
+	MLXL_SET(in(), MLXL_F_CQC_LOG_SIZE, 7);
 	EXPECT_TRUE(refused(exec(0x110), MLXL_STAT_BAD_PARAM, FWSIM_E_PARAM));
 	hdr(MLXL_OP_MODIFY_CQ, 0x110);
 	MLXL_SET(in(), MLXL_F_CQN, cqn + 1);
@@ -248,6 +253,75 @@ TEST_F(Obj, CqRoundTripAndModeration)
 	EXPECT_EQ(r.fw->eqs[r.dev->eqn].refs, 0u);
 	EXPECT_TRUE(refused(destroy(MLXL_OP_DESTROY_CQ, cqn), MLXL_STAT_BAD_RES,
 			    FWSIM_E_RESOURCE));
+	EXPECT_EQ(r.fw->pas_in_use, 0u);
+}
+
+// MODIFY_CQ op_mod 1: a new ring, log size and PAS; the old PAS goes
+TEST_F(Obj, CqResize)
+{
+	uint32_t cqn = create_cq();		// log 6: one page
+	uint32_t in_use = r.fw->pas_in_use;
+	auto resize = [&](uint32_t log, uint32_t sel) {
+		uint32_t npas = ((64u << log) + 4095) / 4096;
+		uint32_t len = MLXL_MODIFY_CQ_PAS + 8 * npas;
+		uint64_t buf = dma(npas * 4096);
+
+		hdr(MLXL_OP_MODIFY_CQ, len, MLXL_MODIFY_CQ_OPMOD_RESIZE);
+		MLXL_SET(in(), MLXL_F_CQN, cqn);
+		MLXL_SET(in(), MLXL_F_MODIFY_CQ_SELECT, sel);
+		MLXL_SET(in(), MLXL_F_CQC_LOG_SIZE, log);
+		for (uint32_t i = 0; i < npas; i++)
+			mlxl_set64(in(), MLXL_MODIFY_CQ_PAS + 8 * i, buf + 4096ull * i);
+		return len;
+	};
+	const uint32_t all = MLXL_RESIZE_CQ_LOG_SIZE | MLXL_RESIZE_CQ_PG_OFFSET |
+			     MLXL_RESIZE_CQ_PG_SIZE;
+
+	ASSERT_EQ(exec(resize(9, all)), 0) << fwsim_err_str(r.fw->last_err);
+	EXPECT_EQ(r.fw->pas_in_use, in_use + 7);	// 8 pages for 1 before
+	hdr(MLXL_OP_QUERY_CQ);
+	MLXL_SET(in(), MLXL_F_CQN, cqn);
+	ASSERT_EQ(exec(MLXL_HDR_LEN, MLXL_QUERY_CQ_OUT_LEN), 0);
+	EXPECT_EQ(MLXL_GET(out(), MLXL_F_CQC_LOG_SIZE), 9u);
+	EXPECT_EQ(MLXL_GET(out(), MLXL_F_CQC_C_EQN), r.dev->eqn);
+
+	ASSERT_EQ(exec(resize(2, MLXL_RESIZE_CQ_LOG_SIZE)), 0);
+	EXPECT_EQ(r.fw->pas_in_use, in_use);
+	hdr(MLXL_OP_QUERY_CQ);
+	MLXL_SET(in(), MLXL_F_CQN, cqn);
+	ASSERT_EQ(exec(MLXL_HDR_LEN, MLXL_QUERY_CQ_OUT_LEN), 0);
+	EXPECT_EQ(MLXL_GET(out(), MLXL_F_CQC_LOG_SIZE), 2u);
+
+	// no size select, unknown select bit, moderation with a resize,
+	// beyond the capability, a short PAS list, an unknown CQ
+	EXPECT_TRUE(refused(exec(resize(3, MLXL_RESIZE_CQ_PG_SIZE)),
+			    MLXL_STAT_BAD_PARAM, FWSIM_E_PARAM));
+	EXPECT_TRUE(refused(exec(resize(3, 8 | MLXL_RESIZE_CQ_LOG_SIZE)),
+			    MLXL_STAT_BAD_PARAM, FWSIM_E_PARAM));
+	uint32_t len = resize(3, MLXL_RESIZE_CQ_LOG_SIZE);
+	MLXL_SET(in(), MLXL_F_CQC_PERIOD, 4);
+	EXPECT_TRUE(refused(exec(len), MLXL_STAT_BAD_PARAM, FWSIM_E_PARAM));
+	len = resize(3, MLXL_RESIZE_CQ_LOG_SIZE);	// the size only, no PAS for it
+	MLXL_SET(in(), MLXL_F_CQC_LOG_SIZE,
+		 MLXL_GET(r.fw->caps[0][1], MLXL_C_LOG_MAX_CQ_SZ) + 1);
+	EXPECT_TRUE(refused(exec(len), MLXL_STAT_BAD_PARAM, FWSIM_E_PARAM));
+	len = resize(9, MLXL_RESIZE_CQ_LOG_SIZE);
+	EXPECT_TRUE(refused(exec(len - 8), MLXL_STAT_BAD_INP_LEN, FWSIM_E_IN_LEN));
+	len = resize(3, MLXL_RESIZE_CQ_LOG_SIZE);
+	MLXL_SET(in(), MLXL_F_CQN, cqn + 1);
+	EXPECT_TRUE(refused(exec(len), MLXL_STAT_BAD_RES, FWSIM_E_RESOURCE));
+	EXPECT_EQ(r.fw->pas_in_use, in_use);	// refusals take nothing
+
+	// outstanding CQEs (producer - consumer) must fit the new ring
+	struct fwsim_cq *cq = fwsim_cq_get(r.fw.get(), cqn);
+	ASSERT_NE(cq, nullptr);
+	fwsim_wr(cq->cqc, 0x2c, 31, 0, 6);
+	fwsim_wr(cq->cqc, 0x28, 31, 0, 1);		// 5 outstanding
+	EXPECT_TRUE(refused(exec(resize(2, MLXL_RESIZE_CQ_LOG_SIZE)),
+			    MLXL_STAT_BAD_RES_STATE, FWSIM_E_BUSY));
+	EXPECT_EQ(exec(resize(3, MLXL_RESIZE_CQ_LOG_SIZE)), 0);
+
+	EXPECT_EQ(destroy(MLXL_OP_DESTROY_CQ, cqn), 0);
 	EXPECT_EQ(r.fw->pas_in_use, 0u);
 }
 
@@ -339,6 +413,40 @@ TEST_F(Obj, SrqRoundTripAndReferences)
 			    FWSIM_E_RESOURCE));
 	EXPECT_EQ(destroy(MLXL_OP_DESTROY_CQ, cqn), 0);
 	EXPECT_EQ(dealloc_pd(pd), 0);
+}
+
+// ARM_RQ (op_mod 1) sets the SRQ's limit, at most its size
+TEST_F(Obj, SrqArmLimit)
+{
+	uint32_t pd = alloc_pd(), cqn = create_cq();
+	uint32_t srqn = create_srq(pd, cqn);		// 64 WQEs
+	auto arm = [&](uint16_t op_mod, uint32_t n, uint32_t lwm) {
+		hdr(MLXL_OP_ARM_RQ, MLXL_HDR_LEN, op_mod);
+		MLXL_SET(in(), MLXL_F_ARM_RQ_SRQN, n);
+		MLXL_SET(in(), MLXL_F_ARM_RQ_LWM, lwm);
+		return exec(MLXL_HDR_LEN);
+	};
+	auto lwm = [&]() {
+		hdr(MLXL_OP_QUERY_SRQ);
+		MLXL_SET(in(), MLXL_F_SRQN, srqn);
+		EXPECT_EQ(exec(MLXL_HDR_LEN, MLXL_QUERY_SRQ_OUT_LEN), 0);
+		return MLXL_GET(out(), MLXL_F_SRQC_LWM);
+	};
+
+	ASSERT_EQ(arm(MLXL_ARM_RQ_OPMOD_SRQ, srqn, 12), 0) << fwsim_err_str(r.fw->last_err);
+	EXPECT_EQ(lwm(), 12u);
+	EXPECT_EQ(MLXL_GET(out(), MLXL_F_SRQC_LOG_SIZE), 6u);	// the rest kept
+	EXPECT_EQ(arm(MLXL_ARM_RQ_OPMOD_SRQ, srqn, 64), 0);
+	EXPECT_EQ(lwm(), 64u);
+	EXPECT_TRUE(refused(arm(MLXL_ARM_RQ_OPMOD_SRQ, srqn, 65), MLXL_STAT_BAD_PARAM,
+			    FWSIM_E_PARAM));
+	EXPECT_TRUE(refused(arm(0, srqn, 4), MLXL_STAT_BAD_PARAM, FWSIM_E_PARAM));
+	EXPECT_TRUE(refused(arm(MLXL_ARM_RQ_OPMOD_SRQ, srqn + 1, 4), MLXL_STAT_BAD_RES,
+			    FWSIM_E_RESOURCE));
+	EXPECT_EQ(lwm(), 64u);
+	EXPECT_EQ(destroy(MLXL_OP_DESTROY_SRQ, srqn), 0);
+	EXPECT_TRUE(refused(arm(MLXL_ARM_RQ_OPMOD_SRQ, srqn, 4), MLXL_STAT_BAD_RES,
+			    FWSIM_E_RESOURCE));
 }
 
 TEST_F(Obj, SrqRefusalsAndLimit)

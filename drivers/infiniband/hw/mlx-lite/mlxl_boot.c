@@ -10,6 +10,7 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include "mlxl_dev.h"
+#include "mlxl_async.h"
 
 #define EQ_LOG_SIZE	7	/* 128 EQEs, 8 KiB */
 
@@ -287,7 +288,7 @@ static int create_eq(struct mlxl_dev *dev)
 	MLXL_SET(dev->in, MLXL_F_EQC_LOG_PAGE_SIZE, 0);
 	mask = 1ull << MLXL_EVENT_CMD | 1ull << MLXL_EVENT_PAGE_REQ |
 	       1ull << MLXL_EVENT_PORT_CHANGE | 1ull << MLXL_EVENT_INTERNAL_ERR |
-	       1ull << MLXL_EVENT_CQ_ERROR;
+	       MLXL_ASYNC_EVENT_MASK;
 	mlxl_set64(dev->in, MLXL_CREATE_EQ_BITMASK, mask);
 	for (i = 0; i < npas; i++)
 		mlxl_set64(dev->in, MLXL_CREATE_EQ_PAS + 8 * i,

@@ -5,6 +5,8 @@
  * on the host; the events layer (mlxl_events.c) calls it from the
  * interrupt handler and the health poll.
  *
+ * It also maps EQE types to object events (mlxl_async.h).
+ *
  * Rules:
  *  - EQE n (n counting every EQE consumed) is the driver's when its owner
  *    bit equals (n >> log_size) & 1; the driver consumes at most
@@ -22,6 +24,7 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include "mlxl_dev.h"
+#include "mlxl_async.h"
 
 #define EQE_TYPE		0x01
 #define EQE_OWNER		0x3f
@@ -141,4 +144,40 @@ int mlxl_reset_function(struct mlxl_dev *dev)
 	mlxl_cmd_cleanup(dev);
 	dev->step = MLXL_STEP_NONE;
 	return 0;
+}
+
+enum mlxl_async_ev mlxl_async_ev_of(u8 type)
+{
+	switch (type) {
+	case MLXL_EQE_COMP:		return MLXL_AEV_COMP;
+	case MLXL_EQE_PATH_MIG:		return MLXL_AEV_PATH_MIG;
+	case MLXL_EQE_COMM_EST:		return MLXL_AEV_COMM_EST;
+	case MLXL_EQE_SQ_DRAINED:	return MLXL_AEV_SQ_DRAINED;
+	case MLXL_EQE_CQ_ERROR:		return MLXL_AEV_CQ_ERR;
+	case MLXL_EQE_WQ_CATAS:		return MLXL_AEV_QP_FATAL;
+	case MLXL_EQE_PATH_MIG_FAILED:	return MLXL_AEV_PATH_MIG_ERR;
+	case MLXL_EQE_WQ_INVAL_REQ:	return MLXL_AEV_QP_REQ_ERR;
+	case MLXL_EQE_WQ_ACCESS:	return MLXL_AEV_QP_ACCESS_ERR;
+	case MLXL_EQE_SRQ_CATAS:	return MLXL_AEV_SRQ_ERR;
+	case MLXL_EQE_SRQ_LAST_WQE:	return MLXL_AEV_QP_LAST_WQE;
+	case MLXL_EQE_SRQ_LIMIT:	return MLXL_AEV_SRQ_LIMIT;
+	default:			return MLXL_AEV_NONE;
+	}
+}
+
+enum mlxl_async_class mlxl_async_class_of(enum mlxl_async_ev ev)
+{
+	switch (ev) {
+	case MLXL_AEV_COMP:
+	case MLXL_AEV_CQ_ERR:
+		return MLXL_ASYNC_CQ;
+	case MLXL_AEV_SRQ_ERR:
+	case MLXL_AEV_SRQ_LIMIT:
+		return MLXL_ASYNC_SRQ;
+	case MLXL_AEV_NONE:
+	case MLXL_AEV_COUNT:
+		return MLXL_ASYNC_NONE;
+	default:
+		return MLXL_ASYNC_QP;
+	}
 }

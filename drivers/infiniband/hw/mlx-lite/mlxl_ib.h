@@ -8,6 +8,7 @@
 #define MLXL_IB_H
 
 #include <linux/mutex.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include "mlxl_dev.h"
 #include "mlxl_events.h"
@@ -27,6 +28,9 @@ struct mlxl_ib {
 	char board_id[MLXL_PSID_LEN + 1];
 	struct mlxl_events ev;
 	bool port_up;			/* from PORT_CHANGE events */
+	/* live objects by firmware number, for async events (mlxl_verbs.c) */
+	struct xarray cqs, qps, srqs;
+	atomic_t async_unknown;		/* events for numbers not in them */
 };
 
 static inline struct mlxl_ib *to_mib(struct ib_device *ib)

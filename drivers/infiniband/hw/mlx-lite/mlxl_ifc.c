@@ -274,8 +274,10 @@ static const struct mlxl_field query_cq_out[] = {
 static const struct mlxl_field modify_cq_in[] = {
 	FLD("cqn", MLXL_F_CQN),
 	FLD("modify_field_select", MLXL_F_MODIFY_CQ_SELECT),
+	FLD("cqc.log_cq_size", MLXL_F_CQC_LOG_SIZE),
 	FLD("cqc.cq_period", MLXL_F_CQC_PERIOD),
 	FLD("cqc.cq_max_count", MLXL_F_CQC_MAX_COUNT),
+	FLD("cqc.log_page_size", MLXL_F_CQC_LOG_PAGE_SIZE),
 };
 
 static const struct mlxl_field create_qp_in[] = {
@@ -360,6 +362,11 @@ static const struct mlxl_field create_srq_in[] = {
 	FLD("srqc.pd", MLXL_F_SRQC_PD),
 	FLD("srqc.lwm", MLXL_F_SRQC_LWM),
 	FLD64("srqc.dbr_addr", MLXL_SRQC_DBR_ADDR),
+};
+
+static const struct mlxl_field arm_rq_in[] = {
+	FLD("srq_number", MLXL_F_ARM_RQ_SRQN),
+	FLD("lwm", MLXL_F_ARM_RQ_LWM),
 };
 
 static const struct mlxl_field srqn_fld[] = {
@@ -503,6 +510,7 @@ static const struct mlxl_cmd_layout layouts[] = {
 	  FIELDS(srqn_fld), NOFIELDS),
 	L(MLXL_OP_QUERY_SRQ, "QUERY_SRQ", 0x10, MLXL_QUERY_SRQ_OUT_LEN,
 	  FIELDS(srqn_fld), FIELDS(query_srq_out)),
+	L(MLXL_OP_ARM_RQ, "ARM_RQ", 0x10, 0x10, FIELDS(arm_rq_in), NOFIELDS),
 	L(MLXL_OP_QUERY_NIC_VPORT_CONTEXT, "QUERY_NIC_VPORT_CONTEXT", 0x10,
 	  MLXL_QUERY_NIC_VPORT_OUT_LEN, FIELDS(vport_in),
 	  FIELDS(query_nic_vport_out)),

@@ -148,6 +148,7 @@ enum mlxl_opcode {
 	MLXL_OP_CREATE_SRQ		= 0x700,
 	MLXL_OP_DESTROY_SRQ		= 0x701,
 	MLXL_OP_QUERY_SRQ		= 0x702,
+	MLXL_OP_ARM_RQ			= 0x703,
 	MLXL_OP_QUERY_NIC_VPORT_CONTEXT	= 0x754,
 	MLXL_OP_MODIFY_NIC_VPORT_CONTEXT = 0x755,
 	MLXL_OP_QUERY_ROCE_ADDRESS	= 0x760,
@@ -342,6 +343,10 @@ enum { MLXL_MTT_READ = 1, MLXL_MTT_WRITE = 2 };
 #define MLXL_F_MODIFY_CQ_SELECT		0x0c, 31, 0
 #define MLXL_QUERY_CQ_OUT_LEN		0x110
 enum { MLXL_MODIFY_CQ_PERIOD = 1u << 0, MLXL_MODIFY_CQ_COUNT = 1u << 1 };
+/* MODIFY_CQ op_mod 1 resizes: select bits, PAS list at 0x110 */
+enum { MLXL_MODIFY_CQ_OPMOD_RESIZE = 1, MLXL_RESIZE_CQ_LOG_SIZE = 1u << 0,
+       MLXL_RESIZE_CQ_PG_OFFSET = 1u << 1, MLXL_RESIZE_CQ_PG_SIZE = 1u << 2 };
+#define MLXL_MODIFY_CQ_PAS		0x110
 
 /* CREATE_SRQ in, QUERY_SRQ out; srqc at 0x10 */
 #define MLXL_SRQC			0x10	/* 64 bytes */
@@ -353,6 +358,10 @@ enum { MLXL_MODIFY_CQ_PERIOD = 1u << 0, MLXL_MODIFY_CQ_COUNT = 1u << 1 };
 #define MLXL_F_SRQC_LOG_PAGE_SIZE	0x20, 29, 24
 #define MLXL_F_SRQC_PD			0x28, 23, 0
 #define MLXL_F_SRQC_LWM			0x2c, 31, 16
+/* ARM_RQ in (op_mod 1: an SRQ): srq number, limit (lwm) */
+#define MLXL_F_ARM_RQ_SRQN		0x08, 23, 0
+#define MLXL_F_ARM_RQ_LWM		0x0c, 15, 0
+enum { MLXL_ARM_RQ_OPMOD_SRQ = 1 };
 #define MLXL_SRQC_DBR_ADDR		0x38	/* 64-bit */
 #define MLXL_CREATE_SRQ_PAS		0x110
 #define MLXL_F_SRQN			0x08, 23, 0	/* out; in of the rest */

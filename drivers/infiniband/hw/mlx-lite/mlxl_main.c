@@ -269,7 +269,7 @@ static void mlxl_fatal(void *owner)
 static const struct mlxl_ev_client mlxl_ev_client = {
 	.port_change = mlxl_port_change,
 	.fatal = mlxl_fatal,
-	.async = NULL,		/* the objects code fills it */
+	.async = mlxl_async,
 };
 
 /* the device's attributes from the capabilities the HCA runs with */
@@ -317,6 +317,7 @@ static int mlxl_probe_common(struct mlxl_bind *bind, struct device *parent,
 	if (!mib)
 		return -ENOMEM;
 	mutex_init(&mib->cmd_lock);
+	mlxl_async_init(mib);
 	mib->hw = (struct mlxl_dev *)kvzalloc(sizeof(*mib->hw), GFP_KERNEL);
 	mib->pages = (struct mlxl_dma *)kvcalloc(MLXL_PAGES_CAP, sizeof(*mib->pages),
 						 GFP_KERNEL);

@@ -127,6 +127,21 @@ static u32 create_qp_in(struct mlxl_ib *mib, struct mlxl_qp *qp,
 	return len;
 }
 
+static int qp_fw_destroy(struct mlxl_ib *mib, struct mlxl_qp *qp)
+{
+	u8 *in = mib->hw->in;
+	int err;
+
+	mutex_lock(&mib->cmd_lock);
+	mlxl_cmd_hdr(in, MLXL_HDR_LEN, MLXL_OP_DESTROY_QP, 0);
+	MLXL_SET(in, MLXL_F_QPN, qp->qpn);
+	err = mlxl_obj_cmd(mib, MLXL_HDR_LEN, MLXL_HDR_LEN);
+	if (err)
+		mlxl_obj_cmd_err(mib, "destroy_qp", err);
+	mutex_unlock(&mib->cmd_lock);
+	return err;
+}
+
 int mlxl_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		   struct ib_udata *udata)
 {
@@ -175,11 +190,17 @@ int mlxl_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	mutex_unlock(&mib->cmd_lock);
 	if (err)
 		goto err_db;
+	err = xa_insert_irq(&mib->qps, qp->qpn, qp, GFP_KERNEL);
+	if (err)
+		goto err_qp;
 	qp->cap = init->cap;
 	qp->sq_sig_type = init->sq_sig_type;
 	ibqp->qp_num = init->qp_type == IB_QPT_GSI ? 1 : qp->qpn;
 	return 0;
 
+err_qp:
+	if (qp_fw_destroy(mib, qp))
+		return err;	/* the firmware keeps it and its memory */
 err_db:
 	mlxl_buf_free(mib, &qp->db);
 err_buf:
@@ -191,18 +212,15 @@ int mlxl_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct mlxl_ib *mib = to_mib(ibqp->device);
 	struct mlxl_qp *qp = to_mqp(ibqp);
-	u8 *in = mib->hw->in;
 	int err;
 
-	mutex_lock(&mib->cmd_lock);
-	mlxl_cmd_hdr(in, MLXL_HDR_LEN, MLXL_OP_DESTROY_QP, 0);
-	MLXL_SET(in, MLXL_F_QPN, qp->qpn);
-	err = mlxl_obj_cmd(mib, MLXL_HDR_LEN, MLXL_HDR_LEN);
-	if (err)
-		mlxl_obj_cmd_err(mib, "destroy_qp", err);
-	mutex_unlock(&mib->cmd_lock);
-	if (err)
+	/* no event handler runs on it once it is out of the table */
+	xa_erase_irq(&mib->qps, qp->qpn);
+	err = qp_fw_destroy(mib, qp);
+	if (err) {
+		xa_store_irq(&mib->qps, qp->qpn, qp, GFP_KERNEL);
 		return err;
+	}
 	mlxl_buf_free(mib, &qp->db);
 	mlxl_buf_free(mib, &qp->buf);
 	return 0;

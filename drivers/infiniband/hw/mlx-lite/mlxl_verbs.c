@@ -22,11 +22,120 @@
 
 #include "mlxl_ib.h"
 #include "mlxl_verbs.h"
+#include "mlxl_async.h"
 
 #define MLXL_CQE_BYTES		64
 #define MLXL_MAX_SG_PER_MR	256	/* MTT entries of one fast-reg MR */
 #define MLXL_SRQ_CQ_LOG		0	/* an SRQ's private CQ: one CQE */
 #define MLXL_DB_BYTES		64
+
+/* ---- asynchronous events */
+
+/* ib_core's event for each object event (MLXL_AEV_COMP has none) */
+static const enum ib_event_type async_ib_event[MLXL_AEV_COUNT] = {
+	[MLXL_AEV_CQ_ERR] = IB_EVENT_CQ_ERR,
+	[MLXL_AEV_PATH_MIG] = IB_EVENT_PATH_MIG,
+	[MLXL_AEV_COMM_EST] = IB_EVENT_COMM_EST,
+	[MLXL_AEV_SQ_DRAINED] = IB_EVENT_SQ_DRAINED,
+	[MLXL_AEV_QP_FATAL] = IB_EVENT_QP_FATAL,
+	[MLXL_AEV_PATH_MIG_ERR] = IB_EVENT_PATH_MIG_ERR,
+	[MLXL_AEV_QP_REQ_ERR] = IB_EVENT_QP_REQ_ERR,
+	[MLXL_AEV_QP_ACCESS_ERR] = IB_EVENT_QP_ACCESS_ERR,
+	[MLXL_AEV_QP_LAST_WQE] = IB_EVENT_QP_LAST_WQE_REACHED,
+	[MLXL_AEV_SRQ_ERR] = IB_EVENT_SRQ_ERR,
+	[MLXL_AEV_SRQ_LIMIT] = IB_EVENT_SRQ_LIMIT_REACHED,
+};
+
+void mlxl_async_init(struct mlxl_ib *mib)
+{
+	xa_init_flags(&mib->cqs, XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&mib->qps, XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&mib->srqs, XA_FLAGS_LOCK_IRQ);
+	atomic_set(&mib->async_unknown, 0);
+}
+
+/* the object's handler, under the table's lock; false: no such object */
+static bool async_cq(struct mlxl_ib *mib, enum mlxl_async_ev aev, u32 cqn,
+		     struct ib_event *e)
+{
+	struct mlxl_cq *cq;
+	unsigned long flags;
+
+	xa_lock_irqsave(&mib->cqs, flags);
+	cq = (struct mlxl_cq *)xa_load(&mib->cqs, cqn);
+	if (cq && aev == MLXL_AEV_COMP) {
+		cq->hw.arm_sn = (cq->hw.arm_sn + 1) & 3;
+		if (cq->ibcq.comp_handler)
+			cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	} else if (cq && cq->ibcq.event_handler) {
+		e->element.cq = &cq->ibcq;
+		cq->ibcq.event_handler(e, cq->ibcq.cq_context);
+	}
+	xa_unlock_irqrestore(&mib->cqs, flags);
+	return cq != NULL;
+}
+
+static bool async_qp(struct mlxl_ib *mib, u32 qpn, struct ib_event *e)
+{
+	struct mlxl_qp *qp;
+	unsigned long flags;
+
+	xa_lock_irqsave(&mib->qps, flags);
+	qp = (struct mlxl_qp *)xa_load(&mib->qps, qpn);
+	if (qp && qp->ibqp.event_handler) {
+		e->element.qp = &qp->ibqp;
+		qp->ibqp.event_handler(e, qp->ibqp.qp_context);
+	}
+	xa_unlock_irqrestore(&mib->qps, flags);
+	return qp != NULL;
+}
+
+static bool async_srq(struct mlxl_ib *mib, u32 srqn, struct ib_event *e)
+{
+	struct mlxl_srq *srq;
+	unsigned long flags;
+
+	xa_lock_irqsave(&mib->srqs, flags);
+	srq = (struct mlxl_srq *)xa_load(&mib->srqs, srqn);
+	if (srq && srq->ibsrq.event_handler) {
+		e->element.srq = &srq->ibsrq;
+		srq->ibsrq.event_handler(e, srq->ibsrq.srq_context);
+	}
+	xa_unlock_irqrestore(&mib->srqs, flags);
+	return srq != NULL;
+}
+
+/* the events layer's async hook: interrupt context */
+void mlxl_async(void *owner, u8 type, u32 obj)
+{
+	struct mlxl_ib *mib = (struct mlxl_ib *)owner;
+	enum mlxl_async_ev aev = mlxl_async_ev_of(type);
+	struct ib_event e = {
+		.device = &mib->ib,
+		.event = async_ib_event[aev],
+	};
+	bool found = false;
+
+	switch (mlxl_async_class_of(aev)) {
+	case MLXL_ASYNC_CQ:
+		found = async_cq(mib, aev, obj, &e);
+		break;
+	case MLXL_ASYNC_QP:
+		found = async_qp(mib, obj, &e);
+		break;
+	case MLXL_ASYNC_SRQ:
+		found = async_srq(mib, obj, &e);
+		break;
+	case MLXL_ASYNC_NONE:
+		break;
+	}
+	if (!found) {
+		atomic_inc(&mib->async_unknown);
+		dev_info_ratelimited(&mib->ib.dev,
+				     "async event 0x%02x for unknown object 0x%x dropped (%d so far)\n",
+				     type, obj, atomic_read(&mib->async_unknown));
+	}
+}
 
 /* ---- commands and memory */
 
@@ -415,13 +524,87 @@ static int mlxl_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr
 	err = cq_hw_create(mib, &cq->hw, log);
 	if (err)
 		return err;
+	err = xa_insert_irq(&mib->cqs, cq->hw.cqn, cq, GFP_KERNEL);
+	if (err)
+		goto err_hw;
 	ibcq->cqe = (1 << log) - 1;
 	return 0;
+
+err_hw:
+	cq_hw_destroy(mib, &cq->hw);
+	return err;
 }
 
 static int mlxl_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
-	return cq_hw_destroy(to_mib(ibcq->device), &to_mcq(ibcq)->hw);
+	struct mlxl_ib *mib = to_mib(ibcq->device);
+	struct mlxl_cq *cq = to_mcq(ibcq);
+	int err;
+
+	/* no event handler runs on it once it is out of the table */
+	xa_erase_irq(&mib->cqs, cq->hw.cqn);
+	err = cq_hw_destroy(mib, &cq->hw);
+	if (err)	/* still the firmware's: its events still count */
+		xa_store_irq(&mib->cqs, cq->hw.cqn, cq, GFP_KERNEL);
+	return err;
+}
+
+/*
+ * Resize: a new ring, MODIFY_CQ (resize) hands it to the firmware, and
+ * the old ring is freed once the firmware took the new one (on refusal
+ * the new one goes and the CQ is unchanged).  Without a data path no
+ * CQE is outstanding, so none is moved and no RESIZE CQE is awaited;
+ * the data path must do both (and hold its poll lock) before using this.
+ */
+static int mlxl_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
+{
+	struct mlxl_ib *mib = to_mib(ibcq->device);
+	struct mlxl_cq *cq = to_mcq(ibcq);
+	struct mlxl_dma nbuf = {};
+	u32 log, bytes, npas, len, i;
+	u8 *in = mib->hw->in;
+	int err;
+
+	if (udata)
+		return -EOPNOTSUPP;
+	if (cqe < 1 || cqe > mib->ib.attrs.max_cqe)
+		return -EINVAL;
+	log = order_base_2((u32)cqe + 1);
+	if (log == cq->hw.log_size)
+		return 0;
+	bytes = MLXL_CQE_BYTES << log;
+	npas = pages_of(bytes);
+	err = mlxl_buf_alloc(mib, &nbuf, bytes);
+	if (err)
+		return err;
+	for (i = 0; i < (1u << log); i++)
+		((u8 *)nbuf.cpu)[i * MLXL_CQE_BYTES + MLXL_CQE_BYTES - 1] = 0xf1;
+
+	len = MLXL_MODIFY_CQ_PAS + 8 * npas;
+	mutex_lock(&mib->cmd_lock);
+	mlxl_cmd_hdr(in, len, MLXL_OP_MODIFY_CQ, MLXL_MODIFY_CQ_OPMOD_RESIZE);
+	MLXL_SET(in, MLXL_F_CQN, cq->hw.cqn);
+	MLXL_SET(in, MLXL_F_MODIFY_CQ_SELECT,
+		 MLXL_RESIZE_CQ_LOG_SIZE | MLXL_RESIZE_CQ_PG_OFFSET |
+		 MLXL_RESIZE_CQ_PG_SIZE);
+	MLXL_SET(in, MLXL_F_CQC_LOG_SIZE, log);
+	MLXL_SET(in, MLXL_F_CQC_LOG_PAGE_SIZE, 0);
+	mlxl_put_pas(in, MLXL_MODIFY_CQ_PAS, &nbuf, npas);
+	err = mlxl_obj_cmd(mib, len, MLXL_HDR_LEN);
+	if (err)
+		mlxl_obj_cmd_err(mib, "modify_cq (resize)", err);
+	mutex_unlock(&mib->cmd_lock);
+	if (err)
+		goto err_buf;
+	mlxl_buf_free(mib, &cq->hw.buf);
+	cq->hw.buf = nbuf;
+	cq->hw.log_size = log;
+	ibcq->cqe = (1 << log) - 1;
+	return 0;
+
+err_buf:
+	mlxl_buf_free(mib, &nbuf);
+	return err;
 }
 
 /*
@@ -496,12 +679,23 @@ static int mlxl_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	mutex_unlock(&mib->cmd_lock);
 	if (err)
 		goto err_db;
+	err = xa_insert_irq(&mib->srqs, srq->srqn, srq, GFP_KERNEL);
+	if (err)
+		goto err_srq;
 	srq->max_wr = (1u << log_sz) - 1;
 	srq->max_sge = 1u << log_stride;
 	a->max_wr = srq->max_wr;
 	a->max_sge = srq->max_sge;
 	return 0;
 
+err_srq:
+	mutex_lock(&mib->cmd_lock);
+	if (obj_destroy(mib, MLXL_OP_DESTROY_SRQ, srq->srqn)) {
+		/* the firmware keeps the SRQ: its memory is left to it */
+		mutex_unlock(&mib->cmd_lock);
+		return err;
+	}
+	mutex_unlock(&mib->cmd_lock);
 err_db:
 	mlxl_buf_free(mib, &srq->db);
 err_buf:
@@ -517,23 +711,48 @@ static int mlxl_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	struct mlxl_srq *srq = to_msrq(ibsrq);
 	int err;
 
+	xa_erase_irq(&mib->srqs, srq->srqn);
 	mutex_lock(&mib->cmd_lock);
 	err = obj_destroy(mib, MLXL_OP_DESTROY_SRQ, srq->srqn);
 	if (err)
 		mlxl_obj_cmd_err(mib, "destroy_srq", err);
 	mutex_unlock(&mib->cmd_lock);
-	if (err)
+	if (err) {
+		xa_store_irq(&mib->srqs, srq->srqn, srq, GFP_KERNEL);
 		return err;
+	}
 	mlxl_buf_free(mib, &srq->db);
 	mlxl_buf_free(mib, &srq->buf);
 	return cq_hw_destroy(mib, &srq->cq);
 }
 
 /* the firmware has no MODIFY_SRQ here: neither resizing nor arming */
+/* the limit only (ARM_RQ); an SRQ is not resized */
 static int mlxl_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 			   enum ib_srq_attr_mask mask, struct ib_udata *udata)
 {
-	return -EOPNOTSUPP;
+	struct mlxl_ib *mib = to_mib(ibsrq->device);
+	struct mlxl_srq *srq = to_msrq(ibsrq);
+	u8 *in = mib->hw->in;
+	int err;
+
+	if (udata)
+		return -EOPNOTSUPP;
+	if (mask & ~IB_SRQ_LIMIT)
+		return -EINVAL;
+	if (!(mask & IB_SRQ_LIMIT))
+		return 0;
+	if (attr->srq_limit > srq->max_wr)
+		return -EINVAL;
+	mutex_lock(&mib->cmd_lock);
+	mlxl_cmd_hdr(in, MLXL_HDR_LEN, MLXL_OP_ARM_RQ, MLXL_ARM_RQ_OPMOD_SRQ);
+	MLXL_SET(in, MLXL_F_ARM_RQ_SRQN, srq->srqn);
+	MLXL_SET(in, MLXL_F_ARM_RQ_LWM, attr->srq_limit);
+	err = mlxl_obj_cmd(mib, MLXL_HDR_LEN, MLXL_HDR_LEN);
+	if (err)
+		mlxl_obj_cmd_err(mib, "arm_rq", err);
+	mutex_unlock(&mib->cmd_lock);
+	return err;
 }
 
 static int mlxl_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
@@ -598,6 +817,7 @@ const struct ib_device_ops mlxl_verbs_ops = {
 	.map_mr_sg = mlxl_map_mr_sg,
 	.dereg_mr = mlxl_dereg_mr,
 	.create_cq = mlxl_create_cq,
+	.resize_cq = mlxl_resize_cq,
 	.destroy_cq = mlxl_destroy_cq,
 	.req_notify_cq = mlxl_req_notify_cq,
 	.create_qp = mlxl_create_qp,

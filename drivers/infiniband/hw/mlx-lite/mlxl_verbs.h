@@ -106,6 +106,16 @@ void mlxl_verbs_attrs(struct mlxl_ib *mib);
 int mlxl_verbs_hw_init(struct mlxl_ib *mib);
 void mlxl_verbs_hw_fini(struct mlxl_ib *mib);
 
+/*
+ * Asynchronous object events (Documentation/mlx-lite/events.rst): the
+ * events layer's async hook (interrupt context) finds the CQ, QP or SRQ
+ * by its firmware number and calls its handler under the table's lock.
+ * An object is in its table from its CREATE's success until before its
+ * DESTROY is sent; xa_erase waits for a handler that runs on it.
+ */
+void mlxl_async_init(struct mlxl_ib *mib);
+void mlxl_async(void *owner, u8 type, u32 obj);
+
 /* shared by mlxl_verbs.c and mlxl_qp.c */
 int mlxl_obj_cmd(struct mlxl_ib *mib, u32 in_len, u32 out_len);
 void mlxl_obj_cmd_err(struct mlxl_ib *mib, const char *what, int err);

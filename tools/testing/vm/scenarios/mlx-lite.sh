@@ -26,11 +26,15 @@
 #    module's profile parameter, written between functions); the host
 #    tests (mlxl_fwsim_test) boot every profile in make check
 #  - mlx_lite_objtest makes and destroys every kernel verbs object on mlxl0
-#    (PD, DMA and fast-reg MRs, CQ, SRQ, RC/UD/GSI QPs through their
+#    (PD, DMA and fast-reg MRs, CQ (resized up and down), SRQ (limit armed), RC/UD/GSI QPs through their
 #    states, AH) and the model ends with the bring-up's objects only, no
 #    refusal (illegal QP transitions never reach it), RC INIT->RTR->RTS
 #    included (its source GID is in the firmware's table); MLXL_RC_CONNECT=0
 #    leaves that step out
+#  - asynchronous object events the model raises (fnN/inject async=T:N)
+#    reach the event handlers of a CQ, SRQ and QP mlx_lite_objtest hold=1
+#    keeps, as ib_core's event types; unknown and destroyed numbers are
+#    dropped with a log line
 # Every function's end is judged by the model (debugfs totals): no
 # firmware page, object or DMA buffer left, no command refused.
 . "$REPO/tools/testing/vm/lib.sh"
@@ -262,6 +266,44 @@ done
 # the MAD layer declines a device without a data path, silently
 dmesg | grep -E "mlxl[0-9].*(MAD|mad)" && fail "the MAD layer spoke about an mlx-lite device"
 echo "mlx-lite: verbs objects checked after $SECONDS s"
+
+# ---- asynchronous events (mlx_lite_objtest hold=1 keeps a CQ, an SRQ and
+# an RC QP on it with event handlers; the model raises object events by
+# their firmware numbers): each reaches the right handler with ib_core's
+# event type, an unknown number is counted and dropped, and a destroyed
+# object's number is unknown
+P=/sys/module/mlx_lite_objtest/parameters
+par() { cat "$P/$1"; }
+dmesg_has() { dmesg | grep -qF "$1"; }
+if insmod "$ML/mlx_lite_objtest.ko" dev=mlxl0 hold=1; then
+	cqn=$(par cqn) qpn=$(par qpn) srqn=$(par srqn)
+	for ev in "0x04:$cqn" "0x05:$qpn" "0x02:$qpn" "0x13:$qpn" "0x14:$srqn" \
+		"0x12:$srqn" "0x02:0xfffff0"; do
+		echo "async=$ev" >"$DBG"/fn0/inject || fail "async=$ev refused"
+	done
+	echo "async=0x00:$cqn" >"$DBG"/fn0/inject 2>/dev/null &&
+		fail "inject accepted a completion event"
+	# QP_FATAL 1, COMM_EST 4, QP_LAST_WQE_REACHED 16; SRQ_ERR 14, SRQ_LIMIT 15
+	all_events() {
+		[ "$(par cq_events)" = 1 ] && [ "$(par qp_events)" = $(((1 << 1) | (1 << 4) | (1 << 16))) ] &&
+			[ "$(par srq_events)" = $(((1 << 14) | (1 << 15))) ]
+	}
+	wait_for 10 all_events ||
+		fail "async events: cq $(par cq_events) qp $(par qp_events) srq $(par srq_events)"
+	[ "$(par bad_events)" = 0 ] || fail "async events: $(par bad_events) with a wrong object or type"
+	wait_for 5 dmesg_has "async event 0x02 for unknown object 0xfffff0 dropped" ||
+		fail "async event for an unknown QP number not reported dropped"
+	rmmod mlx_lite_objtest || fail "rmmod mlx_lite_objtest (hold)"
+	dmesg | grep -q "mlx_lite_objtest: hold released: .*PASS" || fail "mlx_lite_objtest hold: teardown failed"
+	echo "async=0x04:$cqn" >"$DBG"/fn0/inject || fail "async=0x04:$cqn refused"
+	wait_for 5 dmesg_has "async event 0x04 for unknown object $(printf 0x%x "$cqn") dropped" ||
+		fail "async event for a destroyed CQ not dropped"
+else
+	fail "mlx_lite_objtest hold=1: $(dmesg | grep 'mlx_lite_objtest: .*FAIL' | tr '\n' ' ')"
+fi
+[ "$(st_field fn0 objects_alive)" = "$objs0" ] ||
+	fail "model objects after the async events: $(st_field fn0 objects_alive), before $objs0"
+echo "mlx-lite: async events checked after $SECONDS s"
 
 # ---- removals
 rdma link delete mlxl0 || fail "rdma link delete mlxl0"

@@ -463,6 +463,14 @@ bool fwsim_eq_post(struct fwsim *fw, u8 type, u8 sub_type, const u8 *data,
 bool fwsim_page_request(struct fwsim *fw, s32 npages);
 /* the port went up or down: PORT_CHANGE EQE when it changed */
 bool fwsim_port_set(struct fwsim *fw, bool up);
+/*
+ * An asynchronous object event (EQE type 0x01-0x05, 0x07, 0x10-0x14 but
+ * not 0x00 completion) for object number objnum, live or not; false for
+ * another type, a number above 24 bits, before INIT_HCA or when no EQ
+ * takes the type.
+ */
+bool fwsim_raise_async(struct fwsim *fw, u8 type, u32 objnum);
+bool fwsim_async_type(u8 type);
 /* the firmware dies with health syndrome synd (nonzero) */
 void fwsim_health_fatal(struct fwsim *fw, u8 synd);
 /* the health counter stops (the firmware hangs without a syndrome) */

@@ -16,6 +16,13 @@
  *    1 per ms until the firmware dies or hangs.  Byte 0x238 bit 7 is RFR,
  *    0x23d the syndrome.  A dead firmware ignores doorbells: posted and
  *    held commands never complete, no EQE is written.
+ *  - Asynchronous object events (fwsim_raise_async) are raised for any
+ *    object number, live or not: the driver must drop events for numbers
+ *    it does not know (an event may race with the object's destroy).  A
+ *    CQ error carries the CQN at EQE byte 0x20 and syndrome 1 (overrun)
+ *    at 0x2b; QP and SRQ events carry the QPN or SRQN at 0x38 (the
+ *    queue type at 0x34 stays 0, a QP's).  The model changes no object's
+ *    state for them.
  *  - Function reset (nic_interface 7 written to 0x14): every page and
  *    object is dropped as an FLR drops them (counted in fw->pages_reset),
  *    held commands are forgotten, the health clears; nic_interface reads
@@ -90,6 +97,35 @@ bool fwsim_eq_post(struct fwsim *fw, u8 type, u8 sub_type, const u8 *data,
 	if (eq->armed)
 		eq_raise(fw, eq);
 	return true;
+}
+
+/* the EQE types of object events, bit n for type n */
+#define ASYNC_QP_TYPES	(1u << 0x01 | 1u << 0x02 | 1u << 0x03 | 1u << 0x05 | \
+			 1u << 0x07 | 1u << 0x10 | 1u << 0x11 | 1u << 0x13)
+#define ASYNC_SRQ_TYPES	(1u << 0x12 | 1u << 0x14)
+#define EVT_CQ_ERROR	0x04
+
+bool fwsim_async_type(u8 type)
+{
+	return type == EVT_CQ_ERROR ||
+	       (type < 32 && ((ASYNC_QP_TYPES | ASYNC_SRQ_TYPES) >> type & 1));
+}
+
+bool fwsim_raise_async(struct fwsim *fw, u8 type, u32 objnum)
+{
+	u8 d[28];
+
+	if (!fwsim_async_type(type) || objnum > 0xffffff ||
+	    fw->phase != FWSIM_PH_INITIALIZED)
+		return false;
+	fwsim_bzero(d, sizeof(d));
+	if (type == EVT_CQ_ERROR) {
+		put_be32(d, objnum);		/* EQE 0x20 */
+		d[0x0b] = 1;			/* EQE 0x2b: CQ overrun */
+	} else {
+		put_be32(d + 0x18, objnum);	/* EQE 0x38 */
+	}
+	return fwsim_eq_post(fw, type, 0, d, sizeof(d));
 }
 
 void fwsim_eq_cmd_done(struct fwsim *fw, u32 slot)

@@ -5,6 +5,7 @@
  */
 #include <linux/types.h>
 #include "fwsim_inj.h"
+#include "fwsim.h"
 
 struct tok {
 	const char *p;
@@ -82,6 +83,26 @@ static bool is_key(const struct tok *t, const char *key)
 
 #define MAX_TOKS	4
 
+/* "async=T:N": T an object event type, N a 24-bit object number */
+static bool async_kv(const struct tok *t, struct fwsim_inj *inj)
+{
+	u32 k = 6, c, type, obj;
+
+	if (!is_key(t, "async"))
+		return false;
+	for (c = k; c < t->len && t->p[c] != ':'; c++)
+		;
+	if (c == t->len || !num(t->p + k, c - k, &type) ||
+	    !num(t->p + c + 1, t->len - c - 1, &obj))
+		return false;
+	if (type > 0xff || !fwsim_async_type((u8)type) || obj > 0xffffff)
+		return false;
+	inj->kind = FWSIM_INJ_ASYNC;
+	inj->async_type = (u8)type;
+	inj->async_obj = obj;
+	return true;
+}
+
 int fwsim_inj_parse(const char *buf, u32 len, struct fwsim_inj *inj)
 {
 	struct tok t[MAX_TOKS];
@@ -117,7 +138,11 @@ int fwsim_inj_parse(const char *buf, u32 len, struct fwsim_inj *inj)
 	inj->delay_ms = 0;
 	inj->synd = 0;
 	inj->pages = 0;
+	inj->async_type = 0;
+	inj->async_obj = 0;
 	if (n == 1) {
+		if (is_key(&t[0], "async"))
+			return async_kv(&t[0], inj) ? 0 : -1;
 		if (tok_is(&t[0], "lose")) {
 			inj->kind = FWSIM_INJ_LOSE;
 			return 0;

@@ -11,6 +11,9 @@
  *   stall            the health counter stops
  *   stuck_init       the next command queue setup never ends initializing
  *   page_req=N       a page request: give N pages (N > 0) or take -N
+ *   async=T:N        an asynchronous event of EQE type T (an object
+ *                    event, fwsim_async_type()) for object number N
+ *                    (24 bits), e.g. async=0x04:0x9 (CQ error on CQ 9)
  *
  * Numbers are decimal or 0x-hex; anything else, a repeated or missing
  * key, or a value out of range is refused.  Pure: builds on the host.
@@ -28,6 +31,7 @@ enum fwsim_inj_kind {
 	FWSIM_INJ_STALL,
 	FWSIM_INJ_STUCK_INIT,
 	FWSIM_INJ_PAGE_REQ,
+	FWSIM_INJ_ASYNC,
 };
 
 struct fwsim_inj {
@@ -39,6 +43,8 @@ struct fwsim_inj {
 	u32 delay_ms;
 	u8 synd;
 	s32 pages;
+	u8 async_type;
+	u32 async_obj;
 };
 
 #define FWSIM_INJ_MAX_LEN	128

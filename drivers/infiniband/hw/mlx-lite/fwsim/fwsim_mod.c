@@ -635,6 +635,9 @@ static void sim_inj_apply(struct sim_fn *fn, const struct fwsim_inj *inj)
 	case FWSIM_INJ_PAGE_REQ:
 		fwsim_page_request(fw, inj->pages);
 		break;
+	case FWSIM_INJ_ASYNC:
+		fwsim_raise_async(fw, inj->async_type, inj->async_obj);
+		break;
 	}
 	mutex_unlock(&fn->fw_lock);
 	if (inj->kind == FWSIM_INJ_DELAY)

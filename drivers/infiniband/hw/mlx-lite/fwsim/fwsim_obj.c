@@ -76,6 +76,9 @@
 #define SRQC_DBR	0x38
 #define SRQ_PAS		0x110
 #define SRQC_OFF	0x10
+/* ARM_RQ (op_mod 1: SRQ): srq number at OBJ_NUM, limit */
+#define ARM_LWM		0x0c, 15, 0
+#define ARM_OPMOD_SRQ	1
 /* capabilities (general, current) */
 #define CAP_LOG_MAX_SRQ_SZ	0, 0x10, 31, 24
 #define CAP_LOG_MAX_SRQ		0, 0x14, 20, 16
@@ -90,6 +93,11 @@
 #define IN(...)		fwsim_rd(fw->in, __VA_ARGS__)
 
 enum { MCQ_PERIOD = 1u << 0, MCQ_COUNT = 1u << 1 };
+/* MODIFY_CQ op_mod 1 (resize): log_cq_size, page_offset, log_page_size */
+enum { MCQ_OPMOD_RESIZE = 1, RCQ_LOG_SIZE = 1u << 0, RCQ_PG_OFFSET = 1u << 1,
+       RCQ_PG_SIZE = 1u << 2 };
+#define CQC_PC		0x3c	/* producer_counter (cqc 0x2c) */
+#define CQC_CC		0x38	/* consumer_counter (cqc 0x28) */
 enum { ACC_LR = 1, ACC_LW = 2, ACC_RR = 4, ACC_RW = 8, ACC_A = 16 };
 
 /* alive < min(table, 1 << log_max) */
@@ -533,13 +541,59 @@ static void h_query_cq(struct fwsim *fw, struct fwsim_cmd *cmd)
 	fwsim_bcopy(fw->out + CQC_OFF, cq->cqc, FWSIM_CQC_LEN);
 }
 
-/* moderation only (op_mod 0); resizing is not modeled */
+/*
+ * Resize: a new ring (log_cq_size, log_page_size, PAS list at 0x110) that
+ * holds every CQE not yet consumed (producer - consumer counter of the
+ * stored cqc); the old PAS list is let go.  The model's CQs receive no
+ * CQEs, so it writes no RESIZE CQE into the old ring.
+ */
+static void cq_resize(struct fwsim *fw, struct fwsim_cmd *cmd,
+		      struct fwsim_cq *cq)
+{
+	u32 sel = IN(MCQ_SELECT), log_sz = IN(CQC_LOG_SZ), log_pg = IN(CQC_LOG_PG);
+	u64 pg = 4096ull << log_pg, bytes;
+	u32 used, npas, off;
+
+	if (!(sel & RCQ_LOG_SIZE) || (sel & ~(RCQ_LOG_SIZE | RCQ_PG_OFFSET | RCQ_PG_SIZE)) ||
+	    IN(CQC_PG_OFF) || (!(sel & RCQ_PG_SIZE) && log_pg) || log_pg > 8 ||
+	    log_sz > CAP(CAP_LOG_MAX_CQ_SZ) || IN(CQC_PERIOD) || IN(CQC_MAX_COUNT)) {
+		fail(fw, cmd, FWSIM_ST_BAD_PARAM, FWSIM_E_PARAM);
+		return;
+	}
+	used = fwsim_rd(cq->cqc, CQC_PC - CQC_OFF, 31, 0) -
+	       fwsim_rd(cq->cqc, CQC_CC - CQC_OFF, 31, 0);
+	if (used > (1u << log_sz)) {
+		/* the new ring could not hold what is outstanding */
+		fail(fw, cmd, FWSIM_ST_BAD_RES_STATE, FWSIM_E_BUSY);
+		return;
+	}
+	bytes = (64ull << fwsim_rd(cq->cqc, 0, 23, 21)) << log_sz;
+	npas = (u32)((bytes + pg - 1) / pg);
+	if (fwsim_pas_take(fw, cmd, CQ_PAS, npas, pg, 0, &off))
+		return;
+	fwsim_pas_put(fw, cq->pas_off, cq->npas);
+	cq->pas_off = off;
+	cq->npas = npas;
+	cq->log_size = (u8)log_sz;
+	fwsim_wr(cq->cqc, 0x1c - CQC_OFF, 28, 24, log_sz);
+	fwsim_wr(cq->cqc, 0x28 - CQC_OFF, 28, 24, log_pg);
+}
+
+/* op_mod 0: moderation (period, max count); op_mod 1: resize */
 static void h_modify_cq(struct fwsim *fw, struct fwsim_cmd *cmd)
 {
 	struct fwsim_cq *cq = fwsim_cq_get(fw, IN(OBJ_NUM));
 	u32 sel = IN(MCQ_SELECT);
 
+	if (cmd->op_mod == MCQ_OPMOD_RESIZE) {
+		if (!cq)
+			fail(fw, cmd, FWSIM_ST_BAD_RES, FWSIM_E_RESOURCE);
+		else
+			cq_resize(fw, cmd, cq);
+		return;
+	}
 	if (cmd->op_mod || !sel || (sel & ~(MCQ_PERIOD | MCQ_COUNT)) ||
+	    IN(CQC_LOG_SZ) || IN(CQC_LOG_PG) || IN(CQC_PG_OFF) ||
 	    !CAP(CAP_CQ_MODERATION) ||
 	    (!(sel & MCQ_PERIOD) && IN(CQC_PERIOD)) ||
 	    (!(sel & MCQ_COUNT) && IN(CQC_MAX_COUNT))) {
@@ -636,6 +690,32 @@ static void h_query_srq(struct fwsim *fw, struct fwsim_cmd *cmd)
 	fwsim_bcopy(fw->out + SRQC_OFF, srq->srqc, FWSIM_SRQC_LEN);
 }
 
+/*
+ * ARM_RQ on an SRQ: the limit (lwm) QUERY_SRQ reports from now on, at
+ * most the SRQ's size.  The model has no receive path, so the limit event
+ * comes only from fwsim_raise_async().
+ */
+static void h_arm_rq(struct fwsim *fw, struct fwsim_cmd *cmd)
+{
+	struct fwsim_srq *srq = fwsim_srq_get(fw, IN(OBJ_NUM));
+	u32 lwm = IN(ARM_LWM);
+
+	if (cmd->op_mod != ARM_OPMOD_SRQ) {
+		fail(fw, cmd, FWSIM_ST_BAD_PARAM, FWSIM_E_PARAM);
+		return;
+	}
+	if (!srq) {
+		fail(fw, cmd, FWSIM_ST_BAD_RES, FWSIM_E_RESOURCE);
+		return;
+	}
+	/* the stored srqc sits at offset 0: positions shift by SRQC_OFF */
+	if (lwm > (1u << fwsim_rd(srq->srqc, 0x10 - SRQC_OFF, 27, 24))) {
+		fail(fw, cmd, FWSIM_ST_BAD_PARAM, FWSIM_E_PARAM);
+		return;
+	}
+	fwsim_wr(srq->srqc, 0x2c - SRQC_OFF, 31, 16, lwm);
+}
+
 /* ---- known input fields, besides the header */
 static const struct fwsim_kfld k_num[] = { K(OBJ_NUM) };
 static const struct fwsim_kfld k_create_mkey[] = {
@@ -651,7 +731,11 @@ static const struct fwsim_kfld k_create_cq[] = {
 	KB(CQ_PAS, FWSIM_MAX_MSG - CQ_PAS),
 };
 static const struct fwsim_kfld k_modify_cq[] = {
-	K(OBJ_NUM), K(MCQ_SELECT), K(CQC_PERIOD), K(CQC_MAX_COUNT),
+	K(OBJ_NUM), K(MCQ_SELECT), K(CQC_PG_OFF), K(CQC_LOG_SZ), K(CQC_PERIOD),
+	K(CQC_MAX_COUNT), K(CQC_LOG_PG), KB(CQ_PAS, FWSIM_MAX_MSG - CQ_PAS),
+};
+static const struct fwsim_kfld k_arm_rq[] = {
+	K(OBJ_NUM), K(ARM_LWM),
 };
 static const struct fwsim_kfld k_create_srq[] = {
 	K(SRQC_LOG_SZ), K(SRQC_RLKY), K(SRQC_LOG_STRIDE), K(SRQC_PG_OFF),
@@ -675,6 +759,7 @@ const struct fwsim_cmd_desc fwsim_obj_cmds[] = {
 	D(0x700, 0x110, 0x10, INIT, KN(k_create_srq), h_create_srq),
 	D(0x701, 0x10, 0x10, INIT, KN(k_num), h_destroy_srq),
 	D(0x702, 0x10, 0x110, INIT, KN(k_num), h_query_srq),
+	D(0x703, 0x10, 0x10, INIT, KN(k_arm_rq), h_arm_rq),
 	D(0x800, 0x10, 0x10, INIT, NONE, h_alloc_pd),
 	D(0x801, 0x10, 0x10, INIT, KN(k_num), h_dealloc_pd),
 	D(0x816, 0x10, 0x10, INIT, NONE, h_alloc_td),

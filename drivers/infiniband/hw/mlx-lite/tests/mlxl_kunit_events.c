@@ -11,6 +11,7 @@
  */
 #include "mlxl_events.h"
 #include "fwsim/fwsim_inj.h"
+#include "mlxl_async.h"
 
 struct rig_ev {
 	struct rig *r;
@@ -30,6 +31,10 @@ struct rig_ev {
 	u16 fatal_op;			/* the firmware dies on this command */
 	u32 fatal_told;
 	u32 port_downs, port_ups;
+	const struct mlxl_ev_client *client;	/* NULL: rx_client */
+	u32 nasync;
+	u8 async_type[8];
+	u32 async_obj[8];
 };
 
 static struct rig_ev *rx_of(void *ctx)
@@ -148,6 +153,23 @@ static const struct mlxl_ev_client rx_client = {
 	.async = NULL,
 };
 
+static void rx_async(void *owner, u8 type, u32 obj)
+{
+	struct rig_ev *x = (struct rig_ev *)owner;
+
+	if (x->nasync < ARRAY_SIZE(x->async_type)) {
+		x->async_type[x->nasync] = type;
+		x->async_obj[x->nasync] = obj;
+	}
+	x->nasync++;
+}
+
+static const struct mlxl_ev_client rx_client_async = {
+	.port_change = rx_port,
+	.fatal = rx_fatal,
+	.async = rx_async,
+};
+
 static struct rig_ev *rx_new(struct kunit *test, enum fwsim_profile prof)
 {
 	struct rig *r = rig_new(test, prof);
@@ -173,7 +195,8 @@ static int rx_boot_events(struct rig_ev *x)
 
 	if (err)
 		return err;
-	err = mlxl_ev_start(&x->ev, x->r->dev, &x->cmd_lock, &rx_client, x, 0);
+	err = mlxl_ev_start(&x->ev, x->r->dev, &x->cmd_lock,
+			    x->client ? x->client : &rx_client, x, 0);
 	if (err)
 		return err;
 	x->r->dev->cmd_wait = rx_cmd_wait;
@@ -336,6 +359,103 @@ static void mlxl_ev_port_change(struct kunit *test)
 	expect_all_released(test, r);
 }
 
+/*
+ * Object events reach the async hook with their type and the object
+ * number from the type's place in the EQE (CQ error: 0x20, others: 0x38):
+ * the boot EQ subscribes to them; without a hook they are counted.
+ */
+static void mlxl_ev_async_events(struct kunit *test)
+{
+	static const u8 types[] = { 0x04, 0x05, 0x13, 0x14, 0x01 };
+	static const u32 objs[] = { 0x9, 0x123456, 0x42, 0x7, 0xffffff };
+	struct rig_ev *x = rx_new(test, FWSIM_CX6DX);
+	struct rig *r = x->r;
+	u32 i;
+
+	x->client = &rx_client_async;
+	KUNIT_ASSERT_EQ(test, rx_boot_events(x), 0);
+	for (i = 0; i < ARRAY_SIZE(types); i++)
+		KUNIT_EXPECT_TRUE(test, fwsim_raise_async(r->fw, types[i], objs[i]));
+	/* not object events, or numbers beyond 24 bits: the model refuses */
+	KUNIT_EXPECT_FALSE(test, fwsim_raise_async(r->fw, 0x00, 1));
+	KUNIT_EXPECT_FALSE(test, fwsim_raise_async(r->fw, 0x09, 1));
+	KUNIT_EXPECT_FALSE(test, fwsim_raise_async(r->fw, 0x06, 1));
+	KUNIT_EXPECT_FALSE(test, fwsim_raise_async(r->fw, 0x04, 0x1000000));
+	rx_kick(x);
+	KUNIT_EXPECT_EQ(test, rx_nop(x), 0);	/* commands still complete */
+	rx_down(x);
+	KUNIT_ASSERT_EQ(test, x->nasync, (u32)ARRAY_SIZE(types));
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		KUNIT_EXPECT_EQ(test, x->async_type[i], types[i]);
+		KUNIT_EXPECT_EQ(test, x->async_obj[i], objs[i]);
+	}
+	KUNIT_EXPECT_EQ(test, x->ev.async_dropped, 0u);
+	KUNIT_EXPECT_EQ(test, r->fw->eqes_dropped, 0u);
+	KUNIT_EXPECT_EQ(test, r->fw->nr_errs, 0u);
+	expect_all_released(test, r);
+}
+
+/* without an async hook, object events are counted and dropped */
+static void mlxl_ev_async_no_client(struct kunit *test)
+{
+	struct rig_ev *x = rx_new(test, FWSIM_CX5);
+	struct rig *r = x->r;
+
+	KUNIT_ASSERT_EQ(test, rx_boot_events(x), 0);
+	KUNIT_EXPECT_TRUE(test, fwsim_raise_async(r->fw, 0x12, 3));
+	KUNIT_EXPECT_TRUE(test, fwsim_raise_async(r->fw, 0x04, 3));
+	rx_kick(x);
+	rx_down(x);
+	KUNIT_EXPECT_EQ(test, x->ev.async_dropped, 2u);
+	expect_all_released(test, r);
+}
+
+/* EQE type -> (event, object class), every type 0..63 */
+static void mlxl_async_map(struct kunit *test)
+{
+	static const struct {
+		u8 type;
+		enum mlxl_async_ev ev;
+		enum mlxl_async_class cls;
+	} map[] = {
+		{ 0x00, MLXL_AEV_COMP, MLXL_ASYNC_CQ },
+		{ 0x01, MLXL_AEV_PATH_MIG, MLXL_ASYNC_QP },
+		{ 0x02, MLXL_AEV_COMM_EST, MLXL_ASYNC_QP },
+		{ 0x03, MLXL_AEV_SQ_DRAINED, MLXL_ASYNC_QP },
+		{ 0x04, MLXL_AEV_CQ_ERR, MLXL_ASYNC_CQ },
+		{ 0x05, MLXL_AEV_QP_FATAL, MLXL_ASYNC_QP },
+		{ 0x07, MLXL_AEV_PATH_MIG_ERR, MLXL_ASYNC_QP },
+		{ 0x10, MLXL_AEV_QP_REQ_ERR, MLXL_ASYNC_QP },
+		{ 0x11, MLXL_AEV_QP_ACCESS_ERR, MLXL_ASYNC_QP },
+		{ 0x12, MLXL_AEV_SRQ_ERR, MLXL_ASYNC_SRQ },
+		{ 0x13, MLXL_AEV_QP_LAST_WQE, MLXL_ASYNC_QP },
+		{ 0x14, MLXL_AEV_SRQ_LIMIT, MLXL_ASYNC_SRQ },
+	};
+	u32 t, i, hits = 0;
+
+	for (t = 0; t < 64; t++) {
+		enum mlxl_async_ev ev = mlxl_async_ev_of((u8)t);
+
+		for (i = 0; i < ARRAY_SIZE(map) && map[i].type != t; i++)
+			;
+		if (i == ARRAY_SIZE(map)) {
+			KUNIT_EXPECT_EQ_MSG(test, (int)ev, (int)MLXL_AEV_NONE, "type 0x%x", t);
+			KUNIT_EXPECT_EQ(test, (int)mlxl_async_class_of(ev),
+					(int)MLXL_ASYNC_NONE);
+			KUNIT_EXPECT_FALSE(test, fwsim_async_type((u8)t));
+			continue;
+		}
+		hits++;
+		KUNIT_EXPECT_EQ_MSG(test, (int)ev, (int)map[i].ev, "type 0x%x", t);
+		KUNIT_EXPECT_EQ_MSG(test, (int)mlxl_async_class_of(ev),
+				    (int)map[i].cls, "type 0x%x", t);
+		KUNIT_EXPECT_TRUE(test, (MLXL_ASYNC_EVENT_MASK >> t) & 1);
+		/* the model raises every object event but completions */
+		KUNIT_EXPECT_EQ(test, fwsim_async_type((u8)t), t != 0);
+	}
+	KUNIT_EXPECT_EQ(test, hits, (u32)ARRAY_SIZE(map));
+}
+
 /* the firmware dies on a command of the bring-up */
 static const u16 fatal_ops[] = {
 	MLXL_OP_ENABLE_HCA,		/* before ENABLE_HCA took effect */
@@ -454,6 +574,9 @@ static void mlxl_inject_parse(struct kunit *test)
 		"page_req=0", "page_req=-", "page_req=5000", "opcode=-1 status=1",
 		"health=1\n\n", "stall=1", "opcode=0x status=1",
 		"syndrome=0x100000000 opcode=1 status=1",
+		"async=", "async=4", "async=4:", "async=:4", "async=0:1",
+		"async=0x09:1", "async=4:0x1000000", "async=0x104:1",
+		"async=4:1:2", "async=4:x", "async=4:1 count=2",
 	};
 	static const char good[] = "opcode=0x104 status=0x3 syndrome=0x1234 count=2\n";
 	struct fwsim_inj inj;
@@ -474,6 +597,10 @@ static void mlxl_inject_parse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, inj.pages, -16);
 	KUNIT_EXPECT_EQ(test, fwsim_inj_parse("delay_ms=250", 12, &inj), 0);
 	KUNIT_EXPECT_EQ(test, inj.delay_ms, 250u);
+	KUNIT_EXPECT_EQ(test, fwsim_inj_parse("async=0x14:0x9\n", 15, &inj), 0);
+	KUNIT_EXPECT_EQ(test, (int)inj.kind, (int)FWSIM_INJ_ASYNC);
+	KUNIT_EXPECT_EQ(test, inj.async_type, 0x14);
+	KUNIT_EXPECT_EQ(test, inj.async_obj, 9u);
 	KUNIT_EXPECT_EQ(test, fwsim_inj_parse("lose", 4, &inj), 0);
 	KUNIT_EXPECT_EQ(test, (int)inj.kind, (int)FWSIM_INJ_LOSE);
 }

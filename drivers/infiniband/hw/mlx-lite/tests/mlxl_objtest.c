@@ -15,11 +15,23 @@
  * address table (the driver programs it through SET_ROCE_ADDRESS); with
  * rc_connect=0 it is logged as skipped, and a device without a RoCEv2 GID
  * fails the step.
+ *
+ *   insmod mlx_lite_objtest.ko dev=mlxl0 hold=1
+ *
+ * instead makes a CQ, an SRQ and an RC QP on it, each with an event
+ * handler, and keeps them until rmmod: their firmware numbers are the
+ * read-only parameters cqn, srqn and qpn, and the events their handlers
+ * got are counted in cq_events (IB_EVENT_CQ_ERR on that CQ), qp_events
+ * and srq_events (bit e set: ib_event_type e on that QP/SRQ) and
+ * bad_events (an event with the wrong object, context or type).  The VM
+ * scenario raises the model's events (fnN/inject "async=T:N") and reads
+ * them.
  */
 #include <linux/module.h>
 #include <linux/scatterlist.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
+#include "../mlxl_verbs.h"
 
 static char *dev = "mlxl0";
 module_param(dev, charp, 0444);
@@ -27,6 +39,19 @@ MODULE_PARM_DESC(dev, "the mlx-lite RDMA device to test");
 static bool rc_connect = true;
 module_param(rc_connect, bool, 0444);
 MODULE_PARM_DESC(rc_connect, "also RC INIT->RTR->RTS (needs the firmware's GID table programmed)");
+
+static bool hold;
+module_param(hold, bool, 0444);
+MODULE_PARM_DESC(hold, "keep a CQ, SRQ and QP with event handlers until rmmod");
+static uint cqn, srqn, qpn;
+module_param(cqn, uint, 0444);
+module_param(srqn, uint, 0444);
+module_param(qpn, uint, 0444);
+static uint cq_events, qp_events, srq_events, bad_events;
+module_param(cq_events, uint, 0444);
+module_param(qp_events, uint, 0444);
+module_param(srq_events, uint, 0444);
+module_param(bad_events, uint, 0444);
 
 #define T_MAX_GIDS	64
 #define T_FRMR_PAGES	8
@@ -156,7 +181,12 @@ static void t_base(struct objtest *t)
 	n = ib_req_notify_cq(t->cq, IB_CQ_NEXT_COMP);
 	STEP(t, "req_notify_cq", n == 0, n);
 	n = ib_resize_cq(t->cq, 63);
-	STEP(t, "resize_cq not supported", n == -EOPNOTSUPP, n);
+	STEP(t, "resize_cq up to 63", !n && t->cq->cqe >= 63, n ? n : t->cq->cqe);
+	n = ib_resize_cq(t->cq, 15);
+	STEP(t, "resize_cq down to 15", !n && t->cq->cqe >= 15 && t->cq->cqe < 63,
+	     n ? n : t->cq->cqe);
+	n = ib_resize_cq(t->cq, t->ibdev->attrs.max_cqe + 1);
+	STEP(t, "resize_cq beyond max_cqe refused", n == -EINVAL, n);
 
 	t->srq = ib_create_srq(t->pd, &sa);
 	STEP(t, "create_srq", !IS_ERR(t->srq), PTR_ERR_OR_ZERO(t->srq));
@@ -168,7 +198,15 @@ static void t_base(struct objtest *t)
 	STEP(t, "query_srq", !n && q.srq_limit == 4 && q.max_wr >= 16, n ? n : q.srq_limit);
 	q.srq_limit = 8;
 	n = ib_modify_srq(t->srq, &q, IB_SRQ_LIMIT);
-	STEP(t, "modify_srq not supported", n == -EOPNOTSUPP, n);
+	STEP(t, "modify_srq limit 8 (ARM_RQ)", n == 0, n);
+	n = ib_query_srq(t->srq, &q);
+	STEP(t, "query_srq limit 8", !n && q.srq_limit == 8, n ? n : q.srq_limit);
+	q.srq_limit = q.max_wr + 1;
+	n = ib_modify_srq(t->srq, &q, IB_SRQ_LIMIT);
+	STEP(t, "modify_srq limit beyond max_wr refused", n == -EINVAL, n);
+	q.max_wr = 64;
+	n = ib_modify_srq(t->srq, &q, IB_SRQ_MAX_WR);
+	STEP(t, "modify_srq max_wr (resize) refused", n == -EINVAL, n);
 }
 
 /* ---- QPs */
@@ -427,9 +465,127 @@ static void t_teardown(struct objtest *t)
 	}
 }
 
+/* ---- held objects for asynchronous events (hold=1) */
+
+static struct objtest held;
+static struct ib_qp *held_qp;
+static int held_ctx;		/* every handler's context */
+
+static void ev_cq(struct ib_event *e, void *ctx)
+{
+	if (ctx == &held_ctx && e->event == IB_EVENT_CQ_ERR &&
+	    e->device == held.ibdev && e->element.cq == held.cq)
+		WRITE_ONCE(cq_events, cq_events + 1);
+	else
+		WRITE_ONCE(bad_events, bad_events + 1);
+}
+
+static void ev_qp(struct ib_event *e, void *ctx)
+{
+	if (ctx == &held_ctx && e->element.qp == held_qp &&
+	    (unsigned int)e->event < 32)
+		WRITE_ONCE(qp_events, qp_events | 1u << e->event);
+	else
+		WRITE_ONCE(bad_events, bad_events + 1);
+}
+
+static void ev_srq(struct ib_event *e, void *ctx)
+{
+	if (ctx == &held_ctx && e->element.srq == held.srq &&
+	    (e->event == IB_EVENT_SRQ_ERR ||
+	     e->event == IB_EVENT_SRQ_LIMIT_REACHED))
+		WRITE_ONCE(srq_events, srq_events | 1u << e->event);
+	else
+		WRITE_ONCE(bad_events, bad_events + 1);
+}
+
+static void hold_release(struct objtest *t)
+{
+	int n;
+
+	if (held_qp) {
+		n = ib_destroy_qp(held_qp);
+		STEP(t, "hold: destroy_qp", !n, n);
+		held_qp = NULL;
+	}
+	t_teardown(t);
+}
+
+static int hold_make(struct objtest *t)
+{
+	struct ib_cq_init_attr ca = { .cqe = 15 };
+	struct ib_srq_init_attr sa = {
+		.event_handler = ev_srq,
+		.srq_context = &held_ctx,
+		.attr = { .max_wr = 16, .max_sge = 1 },
+		.srq_type = IB_SRQT_BASIC,
+	};
+	struct ib_qp_init_attr ia = {
+		.event_handler = ev_qp,
+		.qp_context = &held_ctx,
+		.cap = { .max_send_wr = 16, .max_send_sge = 1 },
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.qp_type = IB_QPT_RC,
+	};
+	struct ib_qp *qp;
+
+	t->pd = ib_alloc_pd(t->ibdev, 0);
+	STEP(t, "hold: alloc_pd", !IS_ERR(t->pd), PTR_ERR_OR_ZERO(t->pd));
+	if (IS_ERR(t->pd)) {
+		t->pd = NULL;
+		return -EIO;
+	}
+	t->cq = ib_create_cq(t->ibdev, NULL, ev_cq, &held_ctx, &ca);
+	STEP(t, "hold: create_cq", !IS_ERR(t->cq), PTR_ERR_OR_ZERO(t->cq));
+	if (IS_ERR(t->cq)) {
+		t->cq = NULL;
+		return -EIO;
+	}
+	t->srq = ib_create_srq(t->pd, &sa);
+	STEP(t, "hold: create_srq", !IS_ERR(t->srq), PTR_ERR_OR_ZERO(t->srq));
+	if (IS_ERR(t->srq)) {
+		t->srq = NULL;
+		return -EIO;
+	}
+	ia.send_cq = t->cq;
+	ia.recv_cq = t->cq;
+	ia.srq = t->srq;
+	qp = ib_create_qp(t->pd, &ia);
+	STEP(t, "hold: create_qp RC on the SRQ", !IS_ERR(qp), PTR_ERR_OR_ZERO(qp));
+	if (IS_ERR(qp))
+		return -EIO;
+	held_qp = qp;
+	cqn = to_mcq(t->cq)->hw.cqn;
+	srqn = to_msrq(t->srq)->srqn;
+	qpn = to_mqp(qp)->qpn;
+	pr_info("mlx_lite_objtest: holding cqn 0x%x srqn 0x%x qpn 0x%x\n",
+		cqn, srqn, qpn);
+	return 0;
+}
+
+static int hold_init(void)
+{
+	held.ibdev = ib_device_get_by_name(dev, RDMA_DRIVER_MLX5);
+	if (!held.ibdev) {
+		pr_err("mlx_lite_objtest: no device %s\n", dev);
+		return -ENODEV;
+	}
+	if (hold_make(&held)) {
+		hold_release(&held);
+		ib_device_put(held.ibdev);
+		pr_err("mlx_lite_objtest: FAIL hold: %u of %u steps\n",
+		       held.fails, held.steps);
+		return -EIO;
+	}
+	return 0;
+}
+
 static int __init objtest_init(void)
 {
 	struct objtest t = {};
+
+	if (hold)
+		return hold_init();
 
 	t.ibdev = ib_device_get_by_name(dev, RDMA_DRIVER_MLX5);
 	if (!t.ibdev) {
@@ -457,6 +613,13 @@ static int __init objtest_init(void)
 
 static void __exit objtest_exit(void)
 {
+	if (!hold)
+		return;
+	hold_release(&held);
+	ib_device_put(held.ibdev);
+	pr_info("mlx_lite_objtest: hold released: cq_events %u qp_events 0x%x srq_events 0x%x bad_events %u, %s\n",
+		cq_events, qp_events, srq_events, bad_events,
+		held.fails ? "FAIL" : "PASS");
 }
 
 module_init(objtest_init);
