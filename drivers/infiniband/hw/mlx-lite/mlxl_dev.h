@@ -23,6 +23,12 @@ struct mlxl_ops {
 	u32 (*rd32)(void *ctx, u32 off);
 	/* ordered after all earlier writes to DMA memory */
 	void (*wr32)(void *ctx, u32 off, u32 val);
+	/*
+	 * One 64-bit big-endian register write (the CQ doorbell, a send
+	 * doorbell); any context, including hard-irq and under spinlocks;
+	 * ordered after all earlier writes to DMA memory.
+	 */
+	void (*wr64)(void *ctx, u32 off, u64 val);
 	/* zeroed coherent memory, bus address aligned to align; 0 or -errno */
 	int (*dma_alloc)(void *ctx, struct mlxl_dma *d, u32 size, u32 align);
 	void (*dma_free)(void *ctx, struct mlxl_dma *d);

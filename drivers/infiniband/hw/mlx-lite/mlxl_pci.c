@@ -86,6 +86,14 @@ static void mlxl_pci_wr32(void *ctx, u32 off, u32 val)
 	iowrite32be(val, ((struct mlxl_pci *)ctx)->bar + off);
 }
 
+static void mlxl_pci_wr64(void *ctx, u32 off, u64 val)
+{
+	/* the earlier descriptor and doorbell-record stores reach memory first */
+	wmb();
+	__raw_writeq((__force u64)cpu_to_be64(val),
+		     ((struct mlxl_pci *)ctx)->bar + off);
+}
+
 /*
  * Coherent memory is aligned to its allocation order (whole pages): an
  * alignment beyond that cannot be given.
@@ -133,6 +141,7 @@ static void mlxl_pci_sleep_us(void *ctx, u32 us)
 static const struct mlxl_ops mlxl_pci_ops = {
 	.rd32 = mlxl_pci_rd32,
 	.wr32 = mlxl_pci_wr32,
+	.wr64 = mlxl_pci_wr64,
 	.dma_alloc = mlxl_pci_dma_alloc,
 	.dma_free = mlxl_pci_dma_free,
 	.now_ns = mlxl_pci_now_ns,

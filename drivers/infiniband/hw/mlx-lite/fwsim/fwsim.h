@@ -433,6 +433,7 @@ void fwsim_init(struct fwsim *fw, enum fwsim_profile profile,
 /* BAR0 access; values are the big-endian registers' numeric values */
 u32 fwsim_mmio_read32(struct fwsim *fw, u32 off);
 void fwsim_mmio_write32(struct fwsim *fw, u32 off, u32 val);
+void fwsim_mmio_write64(struct fwsim *fw, u32 off, u64 val);
 
 /* queries for tests and the simulated-device front */
 u32 fwsim_pages_held(const struct fwsim *fw);
@@ -557,6 +558,7 @@ void fwsim_process_slot(struct fwsim *fw, u32 slot);
 void fwsim_eq_cmd_done(struct fwsim *fw, u32 slot);
 u32 fwsim_health_read(struct fwsim *fw, u32 off);
 void fwsim_uar_write(struct fwsim *fw, u32 off, u32 val);
+void fwsim_uar_write64(struct fwsim *fw, u32 off, u64 val);
 void fwsim_obj_reset(struct fwsim *fw);
 void fwsim_record(struct fwsim *fw, enum fwsim_err e);
 void fwsim_fail(struct fwsim *fw, struct fwsim_cmd *cmd, u8 status,

@@ -296,6 +296,16 @@ void fwsim_mmio_write32(struct fwsim *fw, u32 off, u32 val)
 	}
 }
 
+/* 64-bit writes exist only in UAR pages (CQ and send doorbells) */
+void fwsim_mmio_write64(struct fwsim *fw, u32 off, u64 val)
+{
+	if (off < FWSIM_FIRST_UAR * 4096u || (off & 7)) {
+		fwsim_record(fw, FWSIM_E_DOORBELL);
+		return;
+	}
+	fwsim_uar_write64(fw, off, val);
+}
+
 static bool dma_rd(struct fwsim *fw, u64 addr, void *buf, u32 len)
 {
 	if (fw->ops->dma_read(fw->ctx, addr, buf, len)) {

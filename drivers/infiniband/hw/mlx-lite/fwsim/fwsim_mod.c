@@ -84,6 +84,14 @@ struct sim_db {
 	u8 state;
 };
 
+/* a 64-bit UAR write posted, not yet applied */
+struct sim_db64 {
+	u32 off;
+	u64 val;
+};
+
+#define SIM_DB64_RING	256
+
 struct sim_fn {
 	struct kref ref;
 	struct list_head list;		/* sim_fns, under sim_lock */
@@ -104,6 +112,9 @@ struct sim_fn {
 	struct work_struct irq_work;
 	spinlock_t db_lock;		/* guards db[] */
 	struct sim_db db[FWSIM_MAX_EQS];
+	struct sim_db64 db64[SIM_DB64_RING];	/* under db_lock */
+	u32 db64_head, db64_tail;
+	u64 db64_overruns;
 	struct work_struct db_work;
 	struct delayed_work release_work;	/* "delay_ms" injection */
 
@@ -204,8 +215,9 @@ static void sim_db_work(struct work_struct *w)
 {
 	struct sim_fn *fn = container_of(w, struct sim_fn, db_work);
 	struct sim_db db[FWSIM_MAX_EQS];
+	struct sim_db64 d64;
 	unsigned long flags;
-	u32 i;
+	u32 i, n;
 
 	spin_lock_irqsave(&fn->db_lock, flags);
 	memcpy(db, fn->db, sizeof(db));
@@ -217,7 +229,20 @@ static void sim_db_work(struct work_struct *w)
 			fwsim_mmio_write32(fn->fw, db[i].uar * 4096u +
 					   (db[i].state & SIM_DB_ARM ? 0x40 : 0x48),
 					   i << 24 | db[i].ci);
+	/* 64-bit doorbells in the order they were written, a ring's worth */
+	for (n = 0; n < SIM_DB64_RING; n++) {
+		spin_lock_irqsave(&fn->db_lock, flags);
+		if (fn->db64_head == fn->db64_tail) {
+			spin_unlock_irqrestore(&fn->db_lock, flags);
+			break;
+		}
+		d64 = fn->db64[fn->db64_tail++ % SIM_DB64_RING];
+		spin_unlock_irqrestore(&fn->db_lock, flags);
+		fwsim_mmio_write64(fn->fw, d64.off, d64.val);
+	}
 	mutex_unlock(&fn->fw_lock);
+	if (n == SIM_DB64_RING)
+		queue_work(sim_wq, &fn->db_work);
 }
 
 /* a UAR write; any context */
@@ -266,6 +291,25 @@ static void sim_wr32(void *ctx, u32 off, u32 val)
 	mutex_lock(&fn->fw_lock);
 	fwsim_mmio_write32(fn->fw, off, val);
 	mutex_unlock(&fn->fw_lock);
+}
+
+/* CQ and send doorbells; any context, applied in order by db_work */
+static void sim_wr64(void *ctx, u32 off, u64 val)
+{
+	struct sim_fn *fn = (struct sim_fn *)ctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&fn->db_lock, flags);
+	if (fn->db64_head - fn->db64_tail >= SIM_DB64_RING) {
+		/* a full ring: the write is lost, as on an overrun bus */
+		fn->db64_overruns++;
+	} else {
+		fn->db64[fn->db64_head % SIM_DB64_RING].off = off;
+		fn->db64[fn->db64_head % SIM_DB64_RING].val = val;
+		fn->db64_head++;
+	}
+	spin_unlock_irqrestore(&fn->db_lock, flags);
+	queue_work(sim_wq, &fn->db_work);
 }
 
 static void sim_unmap(struct sim_fn *fn, struct sim_dma *d)
@@ -388,6 +432,7 @@ static void sim_free_irq(void *ctx, u32 vector)
 static const struct mlxl_ops sim_dev_ops = {
 	.rd32 = sim_rd32,
 	.wr32 = sim_wr32,
+	.wr64 = sim_wr64,
 	.dma_alloc = sim_dma_alloc,
 	.dma_free = sim_dma_free,
 	.now_ns = sim_now_ns,

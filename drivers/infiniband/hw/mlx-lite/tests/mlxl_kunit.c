@@ -85,6 +85,11 @@ static void rig_wr32(void *ctx, u32 off, u32 val)
 	fwsim_mmio_write32(((struct rig *)ctx)->fw, off, val);
 }
 
+static void rig_wr64(void *ctx, u32 off, u64 val)
+{
+	fwsim_mmio_write64(((struct rig *)ctx)->fw, off, val);
+}
+
 static int rig_alloc(void *ctx, struct mlxl_dma *d, u32 size, u32 align)
 {
 	struct rig *r = (struct rig *)ctx;
@@ -181,6 +186,7 @@ static struct rig *rig_new(struct kunit *test, enum fwsim_profile prof)
 	fwsim_init(r->fw, prof, &r->fops, r);
 	r->dops.rd32 = rig_rd32;
 	r->dops.wr32 = rig_wr32;
+	r->dops.wr64 = rig_wr64;
 	r->dops.dma_alloc = rig_alloc;
 	r->dops.dma_free = rig_free;
 	r->dops.now_ns = rig_now;
