@@ -12,22 +12,9 @@
 #include <vector>
 
 #include "mlxl_rig.h"
+#include "tests/mlxl_golden.h"
 
 namespace {
-
-const uint16_t golden_boot[] = {
-	MLXL_OP_ENABLE_HCA, MLXL_OP_QUERY_ISSI, MLXL_OP_SET_ISSI,
-	MLXL_OP_QUERY_PAGES, MLXL_OP_MANAGE_PAGES, MLXL_OP_ACCESS_REG,
-	MLXL_OP_QUERY_HCA_CAP, MLXL_OP_QUERY_HCA_CAP, MLXL_OP_SET_HCA_CAP,
-	MLXL_OP_QUERY_HCA_CAP, MLXL_OP_QUERY_PAGES, MLXL_OP_MANAGE_PAGES,
-	MLXL_OP_INIT_HCA, MLXL_OP_SET_DRIVER_VERSION, MLXL_OP_QUERY_HCA_CAP,
-	MLXL_OP_QUERY_ADAPTER, MLXL_OP_ALLOC_UAR, MLXL_OP_CREATE_EQ,
-};
-
-const uint16_t golden_down[] = {
-	MLXL_OP_DESTROY_EQ, MLXL_OP_DEALLOC_UAR, MLXL_OP_TEARDOWN_HCA,
-	MLXL_OP_MANAGE_PAGES, MLXL_OP_DISABLE_HCA,
-};
 
 std::vector<uint16_t> trace_ops(const fwsim *fw, uint32_t from)
 {
@@ -85,7 +72,7 @@ TEST_P(BringUp, FullBringUpAndTeardown)
 	EXPECT_EQ(r.dev->fw_rev_major * 1000000 + r.dev->fw_rev_minor,
 		  (r.fw->fw_rev & 0xffff) * 1000000 + (r.fw->fw_rev >> 16));
 	EXPECT_EQ(trace_ops(r.fw.get(), 0),
-		  std::vector<uint16_t>(std::begin(golden_boot), std::end(golden_boot)));
+		  std::vector<uint16_t>(std::begin(mlxl_golden_boot), std::end(mlxl_golden_boot)));
 
 	uint32_t mark = r.fw->trace_pos;
 	mlxl_shutdown(r.dev.get());
@@ -97,7 +84,7 @@ TEST_P(BringUp, FullBringUpAndTeardown)
 	EXPECT_EQ(r.dev->npages, 0u);
 	EXPECT_EQ(r.live_allocs(), before);
 	EXPECT_EQ(trace_ops(r.fw.get(), mark),
-		  std::vector<uint16_t>(std::begin(golden_down), std::end(golden_down)));
+		  std::vector<uint16_t>(std::begin(mlxl_golden_down), std::end(mlxl_golden_down)));
 }
 
 TEST_P(BringUp, LoadUnloadCycles)

@@ -52,15 +52,24 @@ static const struct ib_device_ops mock_gid_ops = {
 	.get_port_immutable = mock_port_immutable,
 };
 
-static struct mock_gid_dev *mock_gid_register(struct kunit *test)
+/* a registered two-port device; drv_ops: the driver's GID ops or NULL */
+static struct mock_gid_dev *mock_gid_register_ops(struct kunit *test,
+						  const struct ib_device_ops *drv_ops)
 {
 	struct mock_gid_dev *m = ib_alloc_device(mock_gid_dev, ibdev);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
+	if (drv_ops)
+		ib_set_device_ops(&m->ibdev, drv_ops);
 	ib_set_device_ops(&m->ibdev, &mock_gid_ops);
 	m->ibdev.phys_port_cnt = 2;
 	KUNIT_ASSERT_EQ(test, ib_register_device(&m->ibdev, "kgid%d", NULL), 0);
 	return m;
+}
+
+static struct mock_gid_dev *mock_gid_register(struct kunit *test)
+{
+	return mock_gid_register_ops(test, NULL);
 }
 
 static void mock_gid_destroy(struct mock_gid_dev *m)
@@ -329,19 +338,15 @@ static const struct ib_device_ops mock_gid_drv_ops = {
 
 static void gid_cache_driver_ops(struct kunit *test)
 {
-	struct mock_gid_dev *m = ib_alloc_device(mock_gid_dev, ibdev);
 	const enum ib_gid_type v2 = IB_GID_TYPE_ROCE_UDP_ENCAP;
+	struct mock_gid_dev *m;
 	struct ib_device *d;
 	struct rdma_gid_entry e;
 	union ib_gid gid;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
 	memset(&drv, 0, sizeof(drv));
+	m = mock_gid_register_ops(test, &mock_gid_drv_ops);
 	d = &m->ibdev;
-	ib_set_device_ops(d, &mock_gid_drv_ops);
-	ib_set_device_ops(d, &mock_gid_ops);
-	d->phys_port_cnt = 2;
-	KUNIT_ASSERT_EQ(test, ib_register_device(d, "kgid%d", NULL), 0);
 
 	/* an add reaches the driver first, at the slot it will take */
 	make_gid(&gid, 1);
@@ -402,19 +407,15 @@ static void gid_cache_driver_ops(struct kunit *test)
 /* flushing a port clears each entry in the driver too */
 static void gid_cache_driver_flush(struct kunit *test)
 {
-	struct mock_gid_dev *m = ib_alloc_device(mock_gid_dev, ibdev);
 	const enum ib_gid_type v2 = IB_GID_TYPE_ROCE_UDP_ENCAP;
+	struct mock_gid_dev *m;
 	struct ib_device *d;
 	union ib_gid gid;
 	u8 i;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
 	memset(&drv, 0, sizeof(drv));
+	m = mock_gid_register_ops(test, &mock_gid_drv_ops);
 	d = &m->ibdev;
-	ib_set_device_ops(d, &mock_gid_drv_ops);
-	ib_set_device_ops(d, &mock_gid_ops);
-	d->phys_port_cnt = 2;
-	KUNIT_ASSERT_EQ(test, ib_register_device(d, "kgid%d", NULL), 0);
 	for (i = 1; i <= 3; i++) {
 		make_gid(&gid, i);
 		KUNIT_EXPECT_EQ(test, rdma_gid_cache_add(d, 1, &gid, v2, 5), 0);

@@ -54,55 +54,59 @@ void mlxl_async_init(struct mlxl_ib *mib)
 	atomic_set(&mib->async_unknown, 0);
 }
 
-/* the object's handler, under the table's lock; false: no such object */
-static bool async_cq(struct mlxl_ib *mib, enum mlxl_async_ev aev, u32 cqn,
-		     struct ib_event *e)
+/* an object's handlers, called under its table's lock */
+static void async_cq(void *obj, enum mlxl_async_ev aev, struct ib_event *e)
 {
-	struct mlxl_cq *cq;
-	unsigned long flags;
+	struct mlxl_cq *cq = (struct mlxl_cq *)obj;
 
-	xa_lock_irqsave(&mib->cqs, flags);
-	cq = (struct mlxl_cq *)xa_load(&mib->cqs, cqn);
-	if (cq && aev == MLXL_AEV_COMP) {
+	if (aev == MLXL_AEV_COMP) {
 		cq->hw.arm_sn = (cq->hw.arm_sn + 1) & 3;
 		if (cq->ibcq.comp_handler)
 			cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
-	} else if (cq && cq->ibcq.event_handler) {
+	} else if (cq->ibcq.event_handler) {
 		e->element.cq = &cq->ibcq;
 		cq->ibcq.event_handler(e, cq->ibcq.cq_context);
 	}
-	xa_unlock_irqrestore(&mib->cqs, flags);
-	return cq != NULL;
 }
 
-static bool async_qp(struct mlxl_ib *mib, u32 qpn, struct ib_event *e)
+static void async_qp(void *obj, enum mlxl_async_ev aev, struct ib_event *e)
 {
-	struct mlxl_qp *qp;
-	unsigned long flags;
+	struct mlxl_qp *qp = (struct mlxl_qp *)obj;
 
-	xa_lock_irqsave(&mib->qps, flags);
-	qp = (struct mlxl_qp *)xa_load(&mib->qps, qpn);
-	if (qp && qp->ibqp.event_handler) {
+	if (qp->ibqp.event_handler) {
 		e->element.qp = &qp->ibqp;
 		qp->ibqp.event_handler(e, qp->ibqp.qp_context);
 	}
-	xa_unlock_irqrestore(&mib->qps, flags);
-	return qp != NULL;
 }
 
-static bool async_srq(struct mlxl_ib *mib, u32 srqn, struct ib_event *e)
+static void async_srq(void *obj, enum mlxl_async_ev aev, struct ib_event *e)
 {
-	struct mlxl_srq *srq;
-	unsigned long flags;
+	struct mlxl_srq *srq = (struct mlxl_srq *)obj;
 
-	xa_lock_irqsave(&mib->srqs, flags);
-	srq = (struct mlxl_srq *)xa_load(&mib->srqs, srqn);
-	if (srq && srq->ibsrq.event_handler) {
+	if (srq->ibsrq.event_handler) {
 		e->element.srq = &srq->ibsrq;
 		srq->ibsrq.event_handler(e, srq->ibsrq.srq_context);
 	}
-	xa_unlock_irqrestore(&mib->srqs, flags);
-	return srq != NULL;
+}
+
+/*
+ * Find object n in xa and run fn on it under the table's lock, so that a
+ * destroy (which erases first) waits for it; false: no such object.
+ */
+static bool async_dispatch(struct xarray *xa, u32 n,
+			   void (*fn)(void *obj, enum mlxl_async_ev aev,
+				      struct ib_event *e),
+			   enum mlxl_async_ev aev, struct ib_event *e)
+{
+	unsigned long flags;
+	void *obj;
+
+	xa_lock_irqsave(xa, flags);
+	obj = xa_load(xa, n);
+	if (obj)
+		fn(obj, aev, e);
+	xa_unlock_irqrestore(xa, flags);
+	return obj != NULL;
 }
 
 /* the events layer's async hook: interrupt context */
@@ -118,13 +122,13 @@ void mlxl_async(void *owner, u8 type, u32 obj)
 
 	switch (mlxl_async_class_of(aev)) {
 	case MLXL_ASYNC_CQ:
-		found = async_cq(mib, aev, obj, &e);
+		found = async_dispatch(&mib->cqs, obj, async_cq, aev, &e);
 		break;
 	case MLXL_ASYNC_QP:
-		found = async_qp(mib, obj, &e);
+		found = async_dispatch(&mib->qps, obj, async_qp, aev, &e);
 		break;
 	case MLXL_ASYNC_SRQ:
-		found = async_srq(mib, obj, &e);
+		found = async_dispatch(&mib->srqs, obj, async_srq, aev, &e);
 		break;
 	case MLXL_ASYNC_NONE:
 		break;

@@ -16,6 +16,7 @@
 #include "mlxl_dev.h"
 #include "fwsim/fwsim.h"
 #include "mlxl_qpc.h"
+#include "mlxl_golden.h"
 
 #define RIG_PAGES	8192
 
@@ -209,20 +210,6 @@ static void expect_all_released(struct kunit *test, struct rig *r)
 	KUNIT_EXPECT_EQ(test, r->live, 0u);
 }
 
-static const u16 golden_boot[] = {
-	MLXL_OP_ENABLE_HCA, MLXL_OP_QUERY_ISSI, MLXL_OP_SET_ISSI,
-	MLXL_OP_QUERY_PAGES, MLXL_OP_MANAGE_PAGES, MLXL_OP_ACCESS_REG,
-	MLXL_OP_QUERY_HCA_CAP, MLXL_OP_QUERY_HCA_CAP, MLXL_OP_SET_HCA_CAP,
-	MLXL_OP_QUERY_HCA_CAP, MLXL_OP_QUERY_PAGES, MLXL_OP_MANAGE_PAGES,
-	MLXL_OP_INIT_HCA, MLXL_OP_SET_DRIVER_VERSION, MLXL_OP_QUERY_HCA_CAP,
-	MLXL_OP_QUERY_ADAPTER, MLXL_OP_ALLOC_UAR, MLXL_OP_CREATE_EQ,
-};
-
-static const u16 golden_down[] = {
-	MLXL_OP_DESTROY_EQ, MLXL_OP_DEALLOC_UAR, MLXL_OP_TEARDOWN_HCA,
-	MLXL_OP_MANAGE_PAGES, MLXL_OP_DISABLE_HCA,
-};
-
 static void expect_trace(struct kunit *test, struct rig *r, u32 from,
 			 const u16 *ops, u32 n)
 {
@@ -266,10 +253,12 @@ static void mlxl_boot_and_teardown(struct kunit *test)
 			r->fw->boot_pages + r->fw->init_pages);
 	KUNIT_EXPECT_EQ(test, fwsim_objects_alive(r->fw), 2u);	/* UAR, EQ */
 	KUNIT_EXPECT_EQ(test, r->dev->fw_rev_major, r->fw->fw_rev & 0xffff);
-	expect_trace(test, r, 0, golden_boot, ARRAY_SIZE(golden_boot));
+	expect_trace(test, r, 0, mlxl_golden_boot,
+		     ARRAY_SIZE(mlxl_golden_boot));
 	mark = r->fw->trace_pos;
 	mlxl_shutdown(r->dev);
-	expect_trace(test, r, mark, golden_down, ARRAY_SIZE(golden_down));
+	expect_trace(test, r, mark, mlxl_golden_down,
+		     ARRAY_SIZE(mlxl_golden_down));
 	KUNIT_EXPECT_EQ(test, r->fw->nr_errs, 0u);
 	expect_all_released(test, r);
 }

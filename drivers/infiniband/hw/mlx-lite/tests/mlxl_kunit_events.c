@@ -206,6 +206,17 @@ static int rx_boot_events(struct rig_ev *x)
 	return 0;
 }
 
+/* a rig booted in event mode with client (NULL: the default one) */
+static struct rig_ev *rx_up(struct kunit *test, enum fwsim_profile prof,
+			    const struct mlxl_ev_client *client)
+{
+	struct rig_ev *x = rx_new(test, prof);
+
+	x->client = client;
+	KUNIT_ASSERT_EQ(test, rx_boot_events(x), 0);
+	return x;
+}
+
 static void rx_down(struct rig_ev *x)
 {
 	mlxl_ev_stop(&x->ev);
@@ -235,12 +246,11 @@ static void hook_release(struct rig_ev *x)
 /* once the EQ exists a command completes by its EQE, the clock still */
 static void mlxl_ev_cmd_completes_by_event(struct kunit *test)
 {
-	struct rig_ev *x = rx_new(test, FWSIM_CX6DX);
+	struct rig_ev *x = rx_up(test, FWSIM_CX6DX, NULL);
 	struct rig *r = x->r;
 	u64 slept;
 	int err;
 
-	KUNIT_ASSERT_EQ(test, rx_boot_events(x), 0);
 	KUNIT_EXPECT_EQ(test, r->dev->eq_ci, 1u);	/* CREATE_EQ's EQE, at the start */
 	slept = r->slept_ns;
 	fwsim_hold_cmds(r->fw, 1);
@@ -261,12 +271,11 @@ static void mlxl_ev_cmd_completes_by_event(struct kunit *test)
 /* a command the device loses, in event mode: 61 s on the rig's clock */
 static void mlxl_ev_lost_cmd_times_out(struct kunit *test)
 {
-	struct rig_ev *x = rx_new(test, FWSIM_CX5);
+	struct rig_ev *x = rx_up(test, FWSIM_CX5, NULL);
 	struct rig *r = x->r;
 	u64 t0, slept;
 	int err;
 
-	KUNIT_ASSERT_EQ(test, rx_boot_events(x), 0);
 	fwsim_hold_cmds(r->fw, 1);
 	slept = r->slept_ns;
 	t0 = ktime_get_ns();
@@ -298,12 +307,11 @@ static void hook_page_request(struct rig_ev *x)
  */
 static void mlxl_ev_page_request_during_cmd(struct kunit *test)
 {
-	struct rig_ev *x = rx_new(test, FWSIM_CX6DX);
+	struct rig_ev *x = rx_up(test, FWSIM_CX6DX, NULL);
 	struct rig *r = x->r;
 	u32 held0, mark;
 	const struct fwsim_trace_ent *t;
 
-	KUNIT_ASSERT_EQ(test, rx_boot_events(x), 0);
 	held0 = fwsim_pages_held(r->fw);
 
 	mark = r->fw->trace_pos;
@@ -343,10 +351,9 @@ static void mlxl_ev_page_request_during_cmd(struct kunit *test)
 /* PORT_CHANGE EQEs reach the client, down and up */
 static void mlxl_ev_port_change(struct kunit *test)
 {
-	struct rig_ev *x = rx_new(test, FWSIM_CX7);
+	struct rig_ev *x = rx_up(test, FWSIM_CX7, NULL);
 	struct rig *r = x->r;
 
-	KUNIT_ASSERT_EQ(test, rx_boot_events(x), 0);
 	KUNIT_EXPECT_TRUE(test, fwsim_port_set(r->fw, false));
 	rx_kick(x);
 	flush_work(&x->ev.port_work);
@@ -368,12 +375,10 @@ static void mlxl_ev_async_events(struct kunit *test)
 {
 	static const u8 types[] = { 0x04, 0x05, 0x13, 0x14, 0x01 };
 	static const u32 objs[] = { 0x9, 0x123456, 0x42, 0x7, 0xffffff };
-	struct rig_ev *x = rx_new(test, FWSIM_CX6DX);
+	struct rig_ev *x = rx_up(test, FWSIM_CX6DX, &rx_client_async);
 	struct rig *r = x->r;
 	u32 i;
 
-	x->client = &rx_client_async;
-	KUNIT_ASSERT_EQ(test, rx_boot_events(x), 0);
 	for (i = 0; i < ARRAY_SIZE(types); i++)
 		KUNIT_EXPECT_TRUE(test, fwsim_raise_async(r->fw, types[i], objs[i]));
 	/* not object events, or numbers beyond 24 bits: the model refuses */
@@ -398,10 +403,9 @@ static void mlxl_ev_async_events(struct kunit *test)
 /* without an async hook, object events are counted and dropped */
 static void mlxl_ev_async_no_client(struct kunit *test)
 {
-	struct rig_ev *x = rx_new(test, FWSIM_CX5);
+	struct rig_ev *x = rx_up(test, FWSIM_CX5, NULL);
 	struct rig *r = x->r;
 
-	KUNIT_ASSERT_EQ(test, rx_boot_events(x), 0);
 	KUNIT_EXPECT_TRUE(test, fwsim_raise_async(r->fw, 0x12, 3));
 	KUNIT_EXPECT_TRUE(test, fwsim_raise_async(r->fw, 0x04, 3));
 	rx_kick(x);
@@ -505,13 +509,12 @@ static void hook_die(struct rig_ev *x)
  */
 static void mlxl_fatal_while_cmd_waits(struct kunit *test)
 {
-	struct rig_ev *x = rx_new(test, FWSIM_CX6DX);
+	struct rig_ev *x = rx_up(test, FWSIM_CX6DX, NULL);
 	struct rig *r = x->r;
 	struct mlxl_dev *dev = r->dev;
 	u32 pages;
 	int err;
 
-	KUNIT_ASSERT_EQ(test, rx_boot_events(x), 0);
 	pages = fwsim_pages_held(r->fw);
 	fwsim_hold_cmds(r->fw, 1);
 	x->on_wait = hook_die;
@@ -538,11 +541,10 @@ static void mlxl_fatal_while_cmd_waits(struct kunit *test)
 /* a health counter that stands still for three polls: dead */
 static void mlxl_fatal_stalled_counter(struct kunit *test)
 {
-	struct rig_ev *x = rx_new(test, FWSIM_CX5);
+	struct rig_ev *x = rx_up(test, FWSIM_CX5, NULL);
 	struct rig *r = x->r;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, rx_boot_events(x), 0);
 	for (i = 0; i < 5; i++) {
 		rig_sleep(r, MLXL_HEALTH_PERIOD_MS * 1000);
 		mlxl_ev_health(&x->ev);
