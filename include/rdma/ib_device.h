@@ -419,6 +419,12 @@ struct ib_device {
 	struct ib_port_data *port_data;	/* [1..phys_port_cnt] */
 	struct ib_device_attr attrs;	/* filled by the driver before registering */
 	u32 num_comp_vectors;		/* completion vectors (IRQs); 0 means 1 */
+	/*
+	 * The device that DMA-maps kernel buffers (ib_dma.h), as given to
+	 * ib_register_device(); NULL: a software device that reads kernel
+	 * virtual addresses.
+	 */
+	struct device *dma_device;
 
 	/* Registration users: ib_device_get()/ib_device_put(). */
 	refcount_t refcount;

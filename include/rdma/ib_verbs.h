@@ -26,6 +26,7 @@
 #include <rdma/ib_qp_state.h>
 #include <rdma/ib_placement.h>
 #include <rdma/ib_device.h>
+#include <rdma/ib_dma.h>
 #include <rdma/ib_gid_table.h>
 #include <rdma/restrack.h>
 

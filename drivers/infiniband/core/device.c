@@ -740,6 +740,7 @@ int ib_register_device(struct ib_device *dev, const char *name,
 	if (ret)
 		return ret;
 	dev->dev.parent = dma_device;
+	dev->dma_device = dma_device;
 
 	down_write(&devices_rwsem);
 	ret = assign_name_locked(dev, name);

@@ -62,6 +62,7 @@ struct mad_send {
 	struct list_head done_entry;
 	struct rdma_mad_send_done done;
 	struct rdma_mad_dest dest;
+	u64 dma;		/* mad[] mapped to the device, while in a slot */
 	u8 mad[IB_MAD_WIRE_SIZE];
 };
 
@@ -80,6 +81,9 @@ struct mad_port {
 	struct rdma_mad_agent *agent_obj[IB_MAD_AGENT_MAX];
 	struct mad_send *send_obj[IB_MAD_SEND_MAX];
 	struct mad_rbuf *rbuf[MAD_RECV_DEPTH];
+	/* rbuf[i] mapped for the device at rbuf_dma[i], for i < rbuf_mapped */
+	u64 rbuf_dma[MAD_RECV_DEPTH];
+	u32 rbuf_mapped;
 	/* the layer's own send-only agent: GetResp 0x000c answers */
 	struct rdma_mad_agent *self;
 	struct list_head done;
@@ -129,7 +133,7 @@ static int mad_post_send(struct mad_port *port, u32 slot)
 {
 	struct mad_send *ms = port->send_obj[slot];
 	struct ib_sge sge = {
-		.addr = (u64)(uintptr_t)ms->mad,
+		.addr = ms->dma,
 		.length = IB_MAD_WIRE_SIZE,
 		.lkey = port->pd->local_dma_lkey,
 	};
@@ -199,6 +203,8 @@ static void mad_send_act(struct mad_port *port,
 		return;
 	case IB_MAD_SEND_DO_COMPLETE:
 		port->send_obj[act->slot] = NULL;
+		ib_dma_unmap_single(port->device, ms->dma, IB_MAD_WIRE_SIZE,
+				    DMA_TO_DEVICE);
 		ms->done.status = mad_status_wc(act->status, wc);
 		ms->done.resent = act->resent;
 		if (act->status == IB_MAD_SEND_ERR_TIMEOUT)
@@ -277,7 +283,7 @@ static void mad_timer_work(struct work_struct *work)
 static int mad_post_recv(struct mad_port *port, u32 i)
 {
 	struct ib_sge sge = {
-		.addr = (u64)(uintptr_t)port->rbuf[i]->data,
+		.addr = port->rbuf_dma[i],
 		.length = MAD_RBUF_LEN,
 		.lkey = port->pd->local_dma_lkey,
 	};
@@ -291,6 +297,8 @@ static int mad_post_recv(struct mad_port *port, u32 i)
 	lockdep_assert_held(&port->lock);
 	if (port->dying || !port->qp)
 		return -ENODEV;
+	ib_dma_sync_single_for_device(port->device, sge.addr, MAD_RBUF_LEN,
+				      DMA_FROM_DEVICE);
 	ret = ib_post_recv(port->qp, &wr, NULL);
 	if (!ret)
 		port->recv_posted++;
@@ -375,6 +383,9 @@ static void mad_recv_one(struct mad_port *port, const struct ib_wc *wc)
 	mutex_lock(&port->lock);
 	port->recv_posted--;
 	grh = port->rbuf[i]->data;
+	if (port->device)
+		ib_dma_sync_single_for_cpu(port->device, port->rbuf_dma[i],
+					   MAD_RBUF_LEN, DMA_FROM_DEVICE);
 	if (wc->status != IB_WC_SUCCESS ||
 	    wc->byte_len < RDMA_MAD_GRH_LEN) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
@@ -698,10 +709,16 @@ int rdma_mad_send_tracked(struct rdma_mad_agent *agent,
 		ret = PTR_ERR(ms->ah);
 		goto err_unlock;
 	}
+	ms->dma = ib_dma_map_single(port->device, ms->mad, IB_MAD_WIRE_SIZE,
+				    DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(port->device, ms->dma)) {
+		ret = -ENOMEM;
+		goto err_ah;
+	}
 	slot = ib_mad_send_post(&port->sends, &port->agents, &args);
 	if (slot < 0) {
 		ret = slot;
-		goto err_ah;
+		goto err_unmap;
 	}
 	port->send_obj[slot] = ms;
 	/* set before the post: the send may end as soon as it is posted */
@@ -719,13 +736,16 @@ int rdma_mad_send_tracked(struct rdma_mad_agent *agent,
 			ib_mad_send_on_wc(&port->sends, (u32)slot, false,
 					  mad_now_ms(), &act);
 		port->send_obj[slot] = NULL;
-		goto err_ah;
+		goto err_unmap;
 	}
 	mutex_unlock(&port->lock);
 	if (send_id)
 		*send_id = id;
 	return 0;
 
+err_unmap:
+	ib_dma_unmap_single(port->device, ms->dma, IB_MAD_WIRE_SIZE,
+			    DMA_TO_DEVICE);
 err_ah:
 	rdma_destroy_ah(ms->ah, RDMA_DESTROY_AH_SLEEPABLE);
 err_unlock:
@@ -838,6 +858,11 @@ static void mad_port_teardown(struct mad_port *port)
 	if (port->cq)
 		ib_destroy_cq(port->cq);
 	port->cq = NULL;
+	/* no receive can land any more */
+	for (i = 0; i < port->rbuf_mapped; i++)
+		ib_dma_unmap_single(port->device, port->rbuf_dma[i],
+				    MAD_RBUF_LEN, DMA_FROM_DEVICE);
+	port->rbuf_mapped = 0;
 	if (port->pd)
 		ib_dealloc_pd(port->pd);
 	port->pd = NULL;
@@ -924,6 +949,14 @@ static struct mad_port *mad_port_create(struct ib_device *device, u32 port_num)
 			ret = -ENOMEM;
 			goto err;
 		}
+		port->rbuf_dma[i] = ib_dma_map_single(device, port->rbuf[i]->data,
+						      MAD_RBUF_LEN,
+						      DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(device, port->rbuf_dma[i])) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		port->rbuf_mapped = i + 1;
 		ret = mad_post_recv(port, i);
 		if (ret)
 			goto err;

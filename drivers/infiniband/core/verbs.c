@@ -429,6 +429,21 @@ int ib_sg_to_pages(struct ib_mr *mr, struct scatterlist *sgl, int sg_nents,
 }
 EXPORT_SYMBOL(ib_sg_to_pages);
 
+/* A device without a DMA device sees kernel virtual addresses. */
+int ib_dma_virt_map_sg(struct ib_device *dev, struct scatterlist *sg,
+		       int nents)
+{
+	struct scatterlist *s;
+	int i;
+
+	for_each_sg(sg, s, nents, i) {
+		sg_dma_address(s) = (uintptr_t)sg_virt(s);
+		sg_dma_len(s) = s->length;
+	}
+	return nents;
+}
+EXPORT_SYMBOL(ib_dma_virt_map_sg);
+
 /* ---- memory windows ---- */
 
 struct ib_mw *ib_alloc_mw_user(struct ib_pd *pd, enum ib_mw_type type,
