@@ -16,7 +16,12 @@ ROWS = {
     "read_lat_2b": ("usec", "lower", "ib_read_lat 2 B, typical"),
     "read_bw_64k": ("MiB/s", "higher", "ib_read_bw 64 KiB, 1 QP, average"),
     "atomic_rate": ("Mpps", "higher", "ib_atomic_bw 8 B FETCH_ADD, message rate"),
+    # rxe0 -> rxe1 across a veth pair with netem loss on both ends
+    "netem_write_bw_64k": ("MiB/s", "higher", "ib_write_bw 64 KiB, rxe0->rxe1, netem loss {loss}"),
+    "netem_read_bw_64k": ("MiB/s", "higher", "ib_read_bw 64 KiB, rxe0->rxe1, netem loss {loss}"),
+    "netem_send_lat_2b": ("usec", "lower", "ib_send_lat 2 B, rxe0->rxe1, netem loss {loss}, average"),
 }
+NETEM_LOSS = "1%"
 STACKS = ("upstream", "ours")
 FIELDS = ["time", "flavor", "kernel", "commit", "row", "unit", "better",
           "upstream", "ours", "ratio", "note"]
@@ -24,7 +29,8 @@ FIELDS = ["time", "flavor", "kernel", "commit", "row", "unit", "better",
 
 def row_info(name):
     if name in ROWS:
-        return ROWS[name]
+        unit, better, what = ROWS[name]
+        return unit, better, what.format(loss=NETEM_LOSS)
     if name.startswith(("reg_mr_", "dereg_mr_")):
         size = name.rsplit("_", 1)[1].upper().replace("M", " MiB")
         verb = "ibv_reg_mr" if name.startswith("reg") else "ibv_dereg_mr"
@@ -90,7 +96,11 @@ def main():
     ap.add_argument("--history", required=True)
     ap.add_argument("--rows", default="",
                     help="BENCH_ROWS: the rows that ran (default all)")
+    ap.add_argument("--netem-loss", default="1%",
+                    help="BENCH_NETEM_LOSS: the loss of the netem_* rows")
     a = ap.parse_args()
+    global NETEM_LOSS
+    NETEM_LOSS = a.netem_loss
 
     values, order = parse_raw(a.raw, a.reg_mib, a.reg_huge_mib,
                               tuple(a.rows.split()))
@@ -104,7 +114,9 @@ def main():
         out.append({"time": a.stamp, "flavor": a.flavor, "kernel": a.kernel,
                     "commit": a.commit, "row": row, "unit": unit,
                     "better": better, "upstream": up, "ours": ours,
-                    "ratio": ratio, "note": a.note})
+                    "ratio": ratio,
+                    "note": ";".join(n for n in (a.note, f"netem-loss={a.netem_loss}"
+                                                 if row.startswith("netem_") else "") if n)})
 
     title = f"make bench {a.stamp}: kernel {a.kernel} ({a.flavor} flavor), ours at {a.commit}"
     print(title)

@@ -10,7 +10,8 @@
 # --flavor debug runs on the test kernel of make check instead (no build
 # needed, but the debug set distorts every number): the table and the CSV
 # say "debug".  BENCH_BW_ITERS, BENCH_LAT_ITERS, BENCH_ROW_TIMEOUT, BENCH_REG_MIB, BENCH_REG_REPS, BENCH_REG_HUGE_MIB, BENCH_CM_CONNS,
-# BENCH_STACKS, BENCH_ROWS, BENCH_PROFILE pass through to the VM (see
+# BENCH_STACKS, BENCH_ROWS, BENCH_PROFILE, BENCH_NETEM_LOSS, BENCH_NETEM_TIMEOUT,
+# BENCH_NETEM_BW_ITERS, BENCH_NETEM_LAT_ITERS pass through to the VM (see
 # vm-bench.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -57,8 +58,12 @@ export BENCH_REG_MIB=${BENCH_REG_MIB:-1024} BENCH_REG_REPS=${BENCH_REG_REPS:-5}
 export BENCH_REG_HUGE_MIB=${BENCH_REG_HUGE_MIB:-512} BENCH_CM_CONNS=${BENCH_CM_CONNS:-100}
 export BENCH_STACKS=${BENCH_STACKS:-upstream ours}
 export BENCH_ROWS=${BENCH_ROWS:-} BENCH_PROFILE=${BENCH_PROFILE:-0}
-cmd=$(printf 'BENCH_ROW_TIMEOUT=%q BENCH_BW_ITERS=%q BENCH_LAT_ITERS=%q BENCH_REG_MIB=%q BENCH_REG_REPS=%q BENCH_REG_HUGE_MIB=%q BENCH_CM_CONNS=%q BENCH_STACKS=%q BENCH_ROWS=%q BENCH_PROFILE=%q bash tools/bench/vm-bench.sh' \
+export BENCH_NETEM_LOSS=${BENCH_NETEM_LOSS:-1%} BENCH_NETEM_TIMEOUT=${BENCH_NETEM_TIMEOUT:-90}
+export BENCH_NETEM_BW_ITERS=${BENCH_NETEM_BW_ITERS:-200} BENCH_NETEM_LAT_ITERS=${BENCH_NETEM_LAT_ITERS:-500}
+cmd=$(printf 'BENCH_ROW_TIMEOUT=%q BENCH_BW_ITERS=%q BENCH_LAT_ITERS=%q BENCH_REG_MIB=%q BENCH_REG_REPS=%q BENCH_REG_HUGE_MIB=%q BENCH_CM_CONNS=%q BENCH_STACKS=%q BENCH_ROWS=%q BENCH_PROFILE=%q ' \
 	"$BENCH_ROW_TIMEOUT" "$BENCH_BW_ITERS" "$BENCH_LAT_ITERS" "$BENCH_REG_MIB" "$BENCH_REG_REPS" "$BENCH_REG_HUGE_MIB" "$BENCH_CM_CONNS" "$BENCH_STACKS" "$BENCH_ROWS" "$BENCH_PROFILE")
+cmd+=$(printf 'BENCH_NETEM_LOSS=%q BENCH_NETEM_TIMEOUT=%q BENCH_NETEM_BW_ITERS=%q BENCH_NETEM_LAT_ITERS=%q bash tools/bench/vm-bench.sh' \
+	"$BENCH_NETEM_LOSS" "$BENCH_NETEM_TIMEOUT" "$BENCH_NETEM_BW_ITERS" "$BENCH_NETEM_LAT_ITERS")
 # a guest that panics before the bench starts (e.g. the early timer check
 # of a heavily loaded host) is booted again, at most three times
 for boot in 1 2 3; do
@@ -83,7 +88,7 @@ fi
 # 5. table + CSV
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 python3 "$here/report.py" --raw "$out/bench.raw" --flavor "$flavor" --reg-mib "$BENCH_REG_MIB" \
-	--reg-huge-mib "$BENCH_REG_HUGE_MIB" --rows "$BENCH_ROWS" \
+	--reg-huge-mib "$BENCH_REG_HUGE_MIB" --rows "$BENCH_ROWS" --netem-loss "$BENCH_NETEM_LOSS" \
 	--kernel "$(cat "$kdir/.kernelrelease")" \
 	--commit "$(git -C "$repo" describe --always --dirty)" --stamp "$stamp" \
 	--note "$note" --csv "$build/results-$stamp.csv" --history "$build/history.csv"

@@ -27,9 +27,14 @@ cm_conns=${BENCH_CM_CONNS:-100}
 reg_mr=${BENCH_REG_MR:-$REPO/build/bench/verbs/reg_mr_bench}
 only=${BENCH_ROWS:-}
 profile=${BENCH_PROFILE:-0}
+netem_loss=${BENCH_NETEM_LOSS:-1%}
+netem_timeout=${BENCH_NETEM_TIMEOUT:-90}
+netem_bw_iters=${BENCH_NETEM_BW_ITERS:-200}
+netem_lat_iters=${BENCH_NETEM_LAT_ITERS:-500}
 raw=$OUT/bench.raw
 logdir=$OUT/bench-logs
 port=18515
+perftest_runs=0
 : >"$raw"
 mkdir -p "$logdir"
 
@@ -45,6 +50,16 @@ rows=(
 	"read_lat_2b|ib_read_lat|-s 2 -n $lat_iters|latency"
 	"read_bw_64k|ib_read_bw|-s 65536 -n $bw_iters|bandwidth"
 	"atomic_rate|ib_atomic_bw|-n $bw_iters|message_rate"
+)
+
+# rows between two devices across a lossy link (lossy_up): rxe1 on veth1
+# (10.0.0.2) serves, rxe0 on veth0 (10.0.0.1) is the client; same fields.
+# The latency row reports the average: the loss hits a few percent of the
+# messages and the median does not see them.
+netem_rows=(
+	"netem_write_bw_64k|ib_write_bw|-s 65536 -n $netem_bw_iters|bandwidth"
+	"netem_read_bw_64k|ib_read_bw|-s 65536 -n $netem_bw_iters|bandwidth"
+	"netem_send_lat_2b|ib_send_lat|-s 2 -n $netem_lat_iters|t_avg"
 )
 
 record() { echo "$1 $2 $3" >>"$raw"; echo "bench: $1 $2 = $3"; }
@@ -118,28 +133,41 @@ port_wait() {
 	return 1
 }
 
-# run_perftest STACK NAME TOOL ARGS FIELD: server in the background, client
-# against it over TCP on loopback; both time-limited so a stack that never
+# run_perftest STACK NAME TOOL ARGS FIELD [SERVER-DEV CLIENT-DEV LIMIT]:
+# server (on SERVER-DEV, default rxe0) in the background, client (on
+# CLIENT-DEV, default rxe0) against it over TCP on loopback; both limited
+# to LIMIT seconds (default BENCH_ROW_TIMEOUT) so a stack that never
 # completes a work request fails the row instead of hanging the bench.
+# FIELD is perftest's --output= field, or t_avg: the average latency
+# column of a latency tool's table.
 run_perftest() {
 	local stack=$1 name=$2 tool=$3 args=$4 field=$5 spid val rc try
-	local common="-d rxe0 -x 1 -F --output=$field"
-	local limit=$row_timeout
+	local sdev=${6:-rxe0} cdev=${7:-rxe0} limit=${8:-$row_timeout}
+	local out="--output=$field"
+	[ "$field" != t_avg ] || out=
 	local slog=$logdir/$stack-$name.server clog=$logdir/$stack-$name.client
 	for try in 1 2 3; do
+		perftest_runs=$try
 		port=$((port + 1))
 		# shellcheck disable=SC2086
-		timeout -k 5 "$limit" "$tool" $common -p $port $args >"$slog" 2>&1 &
+		timeout -k 5 "$limit" "$tool" -d "$sdev" -x 1 -F $out -p $port $args >"$slog" 2>&1 &
 		spid=$!
 		port_wait "$port" "$spid"
 		# shellcheck disable=SC2086
-		profiled "$clog" timeout -k 5 "$limit" "$tool" $common -p $port $args 127.0.0.1 \
+		profiled "$clog" timeout -k 5 "$limit" "$tool" -d "$cdev" -x 1 -F $out -p $port $args 127.0.0.1 \
 			>"$clog" 2>"$clog.err"
 		rc=$?
 		[ "$rc" = 0 ] || kill "$spid" 2>/dev/null
 		wait "$spid"
-		# --output=FIELD: the value is the last line on stdout
-		val=$(tail -n 1 "$clog" | grep -Ex '[0-9]+(\.[0-9]+)?')
+		[ "$rc" != 124 ] || echo "bench: $stack $name: no result within ${limit}s (timeout)"
+		if [ "$field" = t_avg ]; then
+			# the table's row: #bytes #iterations t_min t_max t_typical t_avg ...
+			val=$(awk '$1 ~ /^[0-9]+$/ && NF >= 6 { v = $6 } END { print v }' "$clog" |
+				grep -Ex '[0-9]+(\.[0-9]+)?')
+		else
+			# --output=FIELD: the value is the last line on stdout
+			val=$(tail -n 1 "$clog" | grep -Ex '[0-9]+(\.[0-9]+)?')
+		fi
 		if grep -q "Couldn't connect" "$clog.err"; then
 			echo "bench: $stack $name: no connection to the server (try $try)"
 			continue
@@ -191,6 +219,106 @@ run_reg_mr() {
 	[ "$kind" != huge ] || echo 0 >/proc/sys/vm/nr_hugepages
 }
 
+# lossy_up: veth1 gets 10.0.0.2 (/32) and rxe1.  Both ends stay in
+# init_net: upstream 6.1 rxe routes and receives in init_net only, so it
+# cannot have a device in another namespace.  The traffic between
+# 10.0.0.1 and 10.0.0.2 still crosses the veth pair, not lo: both rxe
+# stacks and ib_core's address resolution look the route up with the
+# device's netdev as output interface, and the kernel skips a local
+# route whose interface is another one (10.0.0.1 -> 10.0.0.2 leaves by
+# veth0's 10.0.0.0/24, 10.0.0.2 -> 10.0.0.1 by veth1, on-link); the
+# receiving end must accept a local source address (accept_local,
+# rp_filter off), ARP included.  The kernel has no policy routing
+# (CONFIG_IP_ADVANCED_ROUTER is off).  run_netem_row proves the crossing
+# by netem's drop counters.
+lossy_up() {
+	local d r
+	ip addr add 10.0.0.2/32 dev veth1 || return 1
+	for d in all veth0 veth1; do
+		echo 1 >"/proc/sys/net/ipv4/conf/$d/accept_local" || return 1
+		echo 0 >"/proc/sys/net/ipv4/conf/$d/rp_filter" || return 1
+	done
+	rdma link add rxe1 type rxe netdev veth1 || return 1
+	( gid_wait rxe1 1 0000:0000:0000:0000:0000:ffff:0a00:0002 ) || return 1
+	r=$(ip route get 10.0.0.2 from 10.0.0.1 oif veth0)
+	echo "bench: route rxe0 -> rxe1: $r"
+	[[ "$r" == *" dev veth0 "* ]] || return 1
+	r=$(ip route get 10.0.0.1 from 10.0.0.2 oif veth1)
+	echo "bench: route rxe1 -> rxe0: $r"
+	[[ "$r" == *" dev veth1 "* ]] || return 1
+}
+
+# lossy_down: undo lossy_up (quietly: parts may be missing)
+lossy_down() {
+	rdma link delete rxe1 2>/dev/null
+	tc qdisc del dev veth0 root 2>/dev/null
+	tc qdisc del dev veth1 root 2>/dev/null
+	ip addr del 10.0.0.2/32 dev veth1 2>/dev/null
+	ip neigh flush dev veth0 2>/dev/null
+	ip neigh flush dev veth1 2>/dev/null
+	return 0
+}
+
+# netem_fresh: a new netem qdisc (counters at 0) on both veth ends
+netem_fresh() {
+	local d
+	for d in veth0 veth1; do
+		tc qdisc del dev "$d" root 2>/dev/null
+		# shellcheck disable=SC2086
+		tc qdisc add dev "$d" root netem loss $netem_loss || return 1
+	done
+}
+
+# hw_counters DEV: "name=value" of each of DEV's port counters, one line
+# (read by the shell: no process per file)
+hw_counters() {
+	local f v line=
+	for f in /sys/class/infiniband/"$1"/ports/1/hw_counters/*; do
+		[ -f "$f" ] || continue
+		v=
+		{ read -r v <"$f"; } 2>/dev/null
+		line+="${f##*/}=$v "
+	done
+	echo "$1: $line"
+}
+
+# counter_delta BEFORE AFTER: the counters (hw_counters lines) that moved
+# from BEFORE to AFTER, "name+delta", one line per device
+counter_delta() {
+	awk 'NR == FNR { for (i = 2; i <= NF; i++) { split($i, kv, "="); b[$1 kv[1]] = kv[2] }; next }
+	     { l = $1; for (i = 2; i <= NF; i++) { split($i, kv, "=");
+		 d = kv[2] - b[$1 kv[1]]; if (d) l = l " " kv[1] "+" d }; print l }' \
+		<(echo "$1") <(echo "$2")
+}
+
+# run_netem_row STACK NAME TOOL ARGS FIELD: the row across the lossy link,
+# with the netem qdiscs' statistics and both devices' counters before and
+# after it (and what moved) in bench-logs/STACK-NAME.netem; a run with no
+# drop on the link is not a lossy run and reads fail
+run_netem_row() {
+	local stack=$1 name=$2 log=$logdir/$1-$2.netem drops before after
+	netem_fresh || { record "$stack" "$name" fail; return; }
+	before=$(hw_counters rxe0; hw_counters rxe1)
+	run_perftest "$@" rxe1 rxe0 "$netem_timeout"
+	after=$(hw_counters rxe0; hw_counters rxe1)
+	{
+		echo "netem loss $netem_loss on veth0 and veth1; server rxe1 (10.0.0.2), client rxe0 (10.0.0.1)"
+		echo "perftest runs: $perftest_runs (the counters and drops cover all of them)"
+		echo "== counters before"; echo "$before"
+		echo "== counters after"; echo "$after"
+		echo "== moved"; counter_delta "$before" "$after"
+		echo "== tc -s qdisc"; tc -s qdisc show dev veth0; tc -s qdisc show dev veth1
+	} >"$log"
+	counter_delta "$before" "$after" | sed "s/^/bench: $stack $name: /"
+	drops=$(tc -s qdisc show dev veth0; tc -s qdisc show dev veth1)
+	drops=$(awk '/dropped/ { sub(",", "", $7); s = s " " $7 } END { print s }' <<<"$drops")
+	echo "bench: $stack $name: netem dropped (veth0 veth1):$drops in $perftest_runs perftest run(s)"
+	if [[ "$drops" =~ ^\ 0\ 0$ ]] && [ "$netem_loss" != 0% ]; then
+		echo "bench: $stack $name: no packet was dropped: the traffic did not cross the link"
+		sed -i "s/^$stack $name .*/$stack $name fail/" "$raw"
+	fi
+}
+
 echo "bench: kernel $(uname -r), $(nproc) CPUs, stacks: $stacks"
 veth_pair_add 52:54:00:12:34:56
 ip addr add 10.0.0.1/24 dev veth0 || die "address on veth0"
@@ -201,7 +329,7 @@ for stack in $stacks; do
 	if ! stack_load "$stack" ||
 	   ! rdma link add rxe0 type rxe netdev veth0; then
 		echo "bench: $stack: cannot load the stack or add rxe0"
-		for r in "${rows[@]}"; do record "$stack" "${r%%|*}" fail; done
+		for r in "${rows[@]}" "${netem_rows[@]}"; do record "$stack" "${r%%|*}" fail; done
 		record "$stack" "reg_mr_${reg_mib}m" fail
 		record "$stack" "dereg_mr_${reg_mib}m" fail
 		record "$stack" "reg_mr_huge_${reg_huge_mib}m" fail
@@ -220,6 +348,23 @@ for stack in $stacks; do
 	! wanted reg_mr || run_reg_mr "$stack"
 	! wanted reg_mr_huge || run_reg_mr "$stack" huge
 	! wanted cmtime || run_cmtime "$stack"
+	lossy=
+	for r in "${netem_rows[@]}"; do
+		IFS='|' read -r name tool args field <<<"$r"
+		wanted "$name" || continue
+		if [ -z "$lossy" ]; then
+			lossy=fail
+			lossy_up && lossy=up
+		fi
+		if [ "$lossy" = up ]; then
+			run_netem_row "$stack" "$name" "$tool" "$args" "$field"
+		else
+			echo "bench: $stack: cannot set up rxe1 and the lossy link"
+			record "$stack" "$name" fail
+			status=1
+		fi
+	done
+	[ -z "$lossy" ] || lossy_down
 	rdma link delete rxe0 || status=1
 	stack_unload || { echo "bench: $stack: unload failed"; status=1; }
 done
