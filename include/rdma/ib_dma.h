@@ -69,10 +69,10 @@ static inline int ib_dma_map_sg_attrs(struct ib_device *dev,
 				      enum dma_data_direction direction,
 				      unsigned long dma_attrs)
 {
-	if (ib_uses_virt_dma(dev))
-		return ib_dma_virt_map_sg(dev, sg, nents);
-	return dma_map_sg_attrs(dev->dma_device, sg, nents, direction,
-				dma_attrs);
+	struct device *d = dev->dma_device;
+
+	return d ? dma_map_sg_attrs(d, sg, nents, direction, dma_attrs) :
+		   ib_dma_virt_map_sg(dev, sg, nents);
 }
 
 static inline void ib_dma_unmap_sg_attrs(struct ib_device *dev,
@@ -80,9 +80,10 @@ static inline void ib_dma_unmap_sg_attrs(struct ib_device *dev,
 					 enum dma_data_direction direction,
 					 unsigned long dma_attrs)
 {
-	if (!ib_uses_virt_dma(dev))
-		dma_unmap_sg_attrs(dev->dma_device, sg, nents, direction,
-				   dma_attrs);
+	struct device *d = dev->dma_device;
+
+	if (d)
+		dma_unmap_sg_attrs(d, sg, nents, direction, dma_attrs);
 }
 
 static inline int ib_dma_map_sg(struct ib_device *dev, struct scatterlist *sg,

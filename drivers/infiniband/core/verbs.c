@@ -433,11 +433,11 @@ EXPORT_SYMBOL(ib_sg_to_pages);
 int ib_dma_virt_map_sg(struct ib_device *dev, struct scatterlist *sg,
 		       int nents)
 {
-	struct scatterlist *s;
-	int i;
+	struct scatterlist *s = sg;
+	int n;
 
-	for_each_sg(sg, s, nents, i) {
-		sg_dma_address(s) = (uintptr_t)sg_virt(s);
+	for (n = 0; n < nents && s; n++, s = sg_next(s)) {
+		s->dma_address = (dma_addr_t)(uintptr_t)sg_virt(s);
 		sg_dma_len(s) = s->length;
 	}
 	return nents;
