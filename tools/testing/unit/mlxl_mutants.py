@@ -4,9 +4,9 @@
 # Deliberate breakages of the mlx-lite pure files: each entry breaks one
 # rule in the code, rebuilds the mlx-lite host tests and lists the cases
 # that went red.  Every case of mlxl_ifc_test, mlxl_fwsim_test,
-# mlxl_fwsim_obj_test and mlxl_fwsim_qp_test must go red under at least one
+# mlxl_fwsim_obj_test, mlxl_fwsim_qp_test and mlxl_fwsim_dp_test must go red under at least one
 # breakage; the last line says which did not.  B45 onwards break the
-# object plane.
+# object plane, B73 onwards the data path (mlxl_fwsim_dp_test).
 # The source files are restored after each breakage.
 #
 # usage: tools/testing/unit/mlxl_mutants.py [BUILD_DIR] [Bn ...]
@@ -132,8 +132,46 @@ B += [
 ('B72 UAR freed under its CQs', O, '''		if (fw->cqs[i].used && fw->cqs[i].uar == uar)''', '''		if (0)'''),
 ]
 
+K=F+'fwsim_mkey.c'
+DP=F+'fwsim_dp.c'
+B += [
+('B73 key bounds unchecked', K, '''	if (!m->length64) {''', '''	if (0 && !m->length64) {'''),
+('B74 key access rights unchecked', K, '''	if ((m->access & acc) != acc)''', '''	if (0)'''),
+('B75 key variant byte ignored', K, '''	if (!m->used || m->free || m->variant != (key & 0xff))''', '''	if (!m->used || m->free)'''),
+('B76 key PD ignored', K, '''	if (m->pd != pd)''', '''	if (0 && m->pd != pd)'''),
+('B77 atomics unaligned', K, '''		if (len != 8 || (va & 7))''', '''		if (len != 8)'''),
+('B78 MTT walk off by one page', K, '''	e = fw->pas_pool[mk->mtt_off + idx];''', '''	e = fw->pas_pool[mk->mtt_off + idx + (idx + 1 < mk->n_mtt)];'''),
+('B79 CQE owner bit never flips', DP, '''				     ((cq->pi >> cq->log_size) & 1));''', '''				     0);'''),
+('B80 CQ arm never disarms', DP, '''	cq->armed = false;
+	fwsim_bzero(data, sizeof(data));''', '''	fwsim_bzero(data, sizeof(data));'''),
+('B81 UD without GRH', DP, '''			st.plen = FWSIM_GRH_LEN;''', '''			st.plen = 0;'''),
+('B82 UD Q_Key unchecked', DP, '''		    msg->qkey != fwsim_rd(qp->qpc, Q_QKEY) ||''', '''		    (0 && msg->qkey) ||'''),
+('B83 fetch-add subtracts', DP, '''		val = old + msg->swap_add;''', '''		val = old - msg->swap_add;'''),
+('B84 2ERR does not flush', DP, '''	if (qp && qp->state == FWSIM_QPS_ERR)
+		qp_flush(fw, qp);''', '''	(void)qp;'''),
+('B85 short receive buffer accepted', DP, '''		if (left)
+			return FWSIM_SYN_LOC_LEN;''', '''		if (0)
+			return FWSIM_SYN_LOC_LEN;'''),
+('B86 RNR retried forever', DP, '''			if (retry == 7)''', '''			if (1)'''),
+('B93 no delivery by GID between instances', DP, '''	return fw->ops->route ? fw->ops->route(fw->ctx, dgid) : fw;''', '''	return fw->ops->route && dgid ? fw : fw;'''),
+('B94 rnr_retry 7 gives up', DP, '''			if (retry == 7)''', '''			if (0 && retry == 7)'''),
+('B95 PA MKey drops the page offset', K, '''		*bus = va;''', '''		*bus = va & ~0xfffull;'''),
+('B96 CQ overrun overwrites', DP, '''	if (((cq->pi - ci) & 0xffffff) >= size) {''', '''	if (((cq->pi - ci) & 0xffffff) >= size + 1) {'''),
+('B87 producer counter unchecked', DP, '''	if (((prod - qp->sq_cc) & 0xffff) > sq_size(qp)) {
+		fwsim_record(fw, FWSIM_E_DP_PRODUCER);
+		return;
+	}
+	if (qp->state == FWSIM_QPS_RTS)''', '''	if (qp->state == FWSIM_QPS_RTS)'''),
+('B88 responder QP stays in RTS after a NAK', DP, '''		fwsim_qp_set_state(fw, msg->dst_qpn, FWSIM_QPS_ERR);''', '''		(void)0;'''),
+('B89 unsignalled WQEs complete', DP, '''		if (WQE(0, FWSIM_CTRL_CE) & 2) {''', '''		if (1) {'''),
+('B90 no flush behind a failed WQE', DP, '''			   FWSIM_QPS_ERR : FWSIM_QPS_SQER);
+	qp_flush(fw, qp);''', '''			   FWSIM_QPS_ERR : FWSIM_QPS_SQER);'''),
+('B91 inline data not padded to 16 bytes', DP, '''			off += (4 + n + FWSIM_DS - 1) & ~(FWSIM_DS - 1);''', '''			off += 4 + n;'''),
+('B92 solicited arm fires on any CQE', DP, '''	if (!cq->armed || !d || (cq->arm_sol && (!ds || ds > d)))''', '''	if (!cq->armed || !d || (cq->arm_sol && !ds && 0))'''),
+]
+
 TESTS = ['mlxl_ifc_test', 'mlxl_fwsim_test', 'mlxl_fwsim_obj_test',
-         'mlxl_fwsim_qp_test']
+         'mlxl_fwsim_qp_test', 'mlxl_fwsim_dp_test']
 
 
 def list_tests(bld, t):

@@ -357,6 +357,7 @@ static int mlxl_probe_common(struct mlxl_bind *bind, struct device *parent,
 
 	ib_set_device_ops(&mib->ib, &mlxl_dev_ops);
 	ib_set_device_ops(&mib->ib, &mlxl_verbs_ops);
+	ib_set_device_ops(&mib->ib, &mlxl_dp_ops);
 	mib->ib.node_type = RDMA_NODE_IB_CA;
 	mib->ib.phys_port_cnt = 1;
 	mib->ib.num_comp_vectors = 1;

@@ -15,7 +15,9 @@
  *    -EOPNOTSUPP;
  *  - the command's input is built by mlxl_qpc.c (pure) from the
  *    attributes;
- *  - kernel QPs use reserved-lkey addressing (rlky) and fast registration.
+ *  - kernel QPs use reserved-lkey addressing (rlky) and fast registration;
+ *  - one GSI QP per function: a second is refused (-EBUSY) before the
+ *    firmware sees it.
  */
 #include <linux/log2.h>
 #include <rdma/ib_verbs.h>
@@ -92,6 +94,17 @@ static int qp_st(enum ib_qp_type type)
 	}
 }
 
+static bool gsi_exists(struct mlxl_ib *mib)
+{
+	unsigned long i;
+	void *q;
+
+	xa_for_each(&mib->qps, i, q)
+		if (((struct mlxl_qp *)q)->st == MLXL_QPT_GSI)
+			return true;
+	return false;
+}
+
 /* the CREATE_QP input for qp, into mib->hw->in; its length */
 static u32 create_qp_in(struct mlxl_ib *mib, struct mlxl_qp *qp,
 			struct ib_qp_init_attr *init, u32 rq_bytes, u32 npas)
@@ -159,6 +172,9 @@ int mlxl_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		return -EINVAL;
 	if (init->qp_type == IB_QPT_GSI && init->port_num != 1)
 		return -EINVAL;
+	/* one GSI QP per function (the MAD layer's QP1) */
+	if (init->qp_type == IB_QPT_GSI && gsi_exists(mib))
+		return -EBUSY;
 	qp->st = (u8)st;
 	err = qp_sq_size(mib, qp, &init->cap, log_max);
 	if (!err)
@@ -171,10 +187,16 @@ int mlxl_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->sq_off = rq_bytes;
 	npas = DIV_ROUND_UP(rq_bytes + sq_bytes, MLXL_FW_PAGE_SIZE);
 
+	qp->cap = init->cap;
+	qp->scq = to_mcq(init->send_cq);
+	qp->rcq = to_mcq(init->recv_cq);
+	err = mlxl_dp_qp_init(mib, qp);
+	if (err)
+		return err;
 	if (npas) {
 		err = mlxl_buf_alloc(mib, &qp->buf, rq_bytes + sq_bytes);
 		if (err)
-			return err;
+			goto err_dp;
 	}
 	err = mlxl_buf_alloc(mib, &qp->db, 64);
 	if (err)
@@ -193,8 +215,8 @@ int mlxl_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = xa_insert_irq(&mib->qps, qp->qpn, qp, GFP_KERNEL);
 	if (err)
 		goto err_qp;
-	qp->cap = init->cap;
 	qp->sq_sig_type = init->sq_sig_type;
+	mlxl_dp_qp_attach(qp);
 	ibqp->qp_num = init->qp_type == IB_QPT_GSI ? 1 : qp->qpn;
 	return 0;
 
@@ -205,6 +227,8 @@ err_db:
 	mlxl_buf_free(mib, &qp->db);
 err_buf:
 	mlxl_buf_free(mib, &qp->buf);
+err_dp:
+	mlxl_dp_qp_fini(qp);
 	return err;
 }
 
@@ -214,15 +238,18 @@ int mlxl_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct mlxl_qp *qp = to_mqp(ibqp);
 	int err;
 
-	/* no event handler runs on it once it is out of the table */
+	/* no event handler or poll finds it once it is out of the table */
 	xa_erase_irq(&mib->qps, qp->qpn);
+	mlxl_dp_qp_detach(qp);
 	err = qp_fw_destroy(mib, qp);
 	if (err) {
 		xa_store_irq(&mib->qps, qp->qpn, qp, GFP_KERNEL);
+		mlxl_dp_qp_attach(qp);
 		return err;
 	}
 	mlxl_buf_free(mib, &qp->db);
 	mlxl_buf_free(mib, &qp->buf);
+	mlxl_dp_qp_fini(qp);
 	return 0;
 }
 

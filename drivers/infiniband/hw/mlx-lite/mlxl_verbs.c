@@ -10,9 +10,9 @@
  * Rules:
  *  - create: memory first, then the command; destroy: the command first,
  *    then the memory, in reverse order of creation;
- *  - posting work requests, polling CQEs and ringing UAR doorbells are the
- *    data path, not here; an MTT MR's page list becomes the MKey's only
- *    by a UMR work request (data path);
+ *  - posting work requests, polling CQEs, arming CQs and ringing UAR
+ *    doorbells are the data path (mlxl_dp.c); an MTT MR's page list
+ *    becomes the MKey's only by a UMR work request (IB_WR_REG_MR);
  *  - firmware refusals are logged (rate limited) with the command's name,
  *    status and syndrome, and returned as their errno.
  */
@@ -462,9 +462,9 @@ static int cq_hw_create(struct mlxl_ib *mib, struct mlxl_cq_hw *cq, u32 log)
 	err = mlxl_buf_alloc(mib, &cq->db, MLXL_DB_BYTES);
 	if (err)
 		goto err_buf;
-	/* every CQE invalid and hardware-owned until the first pass */
+	/* every CQE invalid (op_own 0xF0) until the device writes it */
 	for (i = 0; i < (1u << log); i++)
-		((u8 *)cq->buf.cpu)[i * MLXL_CQE_BYTES + MLXL_CQE_BYTES - 1] = 0xf1;
+		((u8 *)cq->buf.cpu)[i * MLXL_CQE_BYTES + MLXL_CQE_BYTES - 1] = 0xf0;
 
 	len = MLXL_CREATE_CQ_PAS + 8 * npas;
 	mutex_lock(&mib->cmd_lock);
@@ -525,6 +525,7 @@ static int mlxl_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr
 		return -EINVAL;
 	/* one more than asked: a full ring is told from an empty one */
 	log = order_base_2(attr->cqe + 1);
+	mlxl_dp_cq_init(cq);
 	err = cq_hw_create(mib, &cq->hw, log);
 	if (err)
 		return err;
@@ -556,9 +557,9 @@ static int mlxl_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 /*
  * Resize: a new ring, MODIFY_CQ (resize) hands it to the firmware, and
  * the old ring is freed once the firmware took the new one (on refusal
- * the new one goes and the CQ is unchanged).  Without a data path no
- * CQE is outstanding, so none is moved and no RESIZE CQE is awaited;
- * the data path must do both (and hold its poll lock) before using this.
+ * the new one goes and the CQ is unchanged).  Only a CQ no QP uses is
+ * resized (-EBUSY otherwise): no CQE is outstanding, so none is moved and
+ * no RESIZE CQE is awaited.
  */
 static int mlxl_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 {
@@ -576,13 +577,15 @@ static int mlxl_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	log = order_base_2((u32)cqe + 1);
 	if (log == cq->hw.log_size)
 		return 0;
+	if (mlxl_dp_cq_busy(cq))
+		return -EBUSY;
 	bytes = MLXL_CQE_BYTES << log;
 	npas = pages_of(bytes);
 	err = mlxl_buf_alloc(mib, &nbuf, bytes);
 	if (err)
 		return err;
 	for (i = 0; i < (1u << log); i++)
-		((u8 *)nbuf.cpu)[i * MLXL_CQE_BYTES + MLXL_CQE_BYTES - 1] = 0xf1;
+		((u8 *)nbuf.cpu)[i * MLXL_CQE_BYTES + MLXL_CQE_BYTES - 1] = 0xf0;
 
 	len = MLXL_MODIFY_CQ_PAS + 8 * npas;
 	mutex_lock(&mib->cmd_lock);
@@ -611,23 +614,6 @@ err_buf:
 	return err;
 }
 
-/*
- * Arm: the arm word of the doorbell record (sequence number, command,
- * consumer index) is written here; ringing the UAR's CQ doorbell with it
- * is the data path's.  No CQE can be waiting while there is no data path.
- */
-static int mlxl_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
-{
-	struct mlxl_cq *cq = to_mcq(ibcq);
-	__be32 *db = (__be32 *)cq->hw.db.cpu;
-	u32 cmd = (flags & IB_CQ_SOLICITED_MASK) == IB_CQ_SOLICITED ? 1 : 0;
-	u32 ci = be32_to_cpu(READ_ONCE(db[0])) & 0xffffff;
-
-	cq->hw.arm_sn = (cq->hw.arm_sn + 1) & 3;
-	WRITE_ONCE(db[1], cpu_to_be32(cq->hw.arm_sn << 28 | cmd << 24 | ci));
-	return 0;
-}
-
 /* ---- SRQ */
 
 static int mlxl_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
@@ -653,9 +639,13 @@ static int mlxl_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	bytes = (16u << log_stride) << log_sz;
 	npas = pages_of(bytes);
 
-	err = cq_hw_create(mib, &srq->cq, MLXL_SRQ_CQ_LOG);
+	srq->log_stride = log_stride;
+	err = mlxl_dp_wq_alloc(&srq->rq, log_sz);
 	if (err)
 		return err;
+	err = cq_hw_create(mib, &srq->cq, MLXL_SRQ_CQ_LOG);
+	if (err)
+		goto err_wq;
 	err = mlxl_buf_alloc(mib, &srq->buf, bytes);
 	if (err)
 		goto err_cq;
@@ -706,6 +696,8 @@ err_buf:
 	mlxl_buf_free(mib, &srq->buf);
 err_cq:
 	cq_hw_destroy(mib, &srq->cq);
+err_wq:
+	mlxl_dp_wq_free(&srq->rq);
 	return err;
 }
 
@@ -727,6 +719,7 @@ static int mlxl_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	}
 	mlxl_buf_free(mib, &srq->db);
 	mlxl_buf_free(mib, &srq->buf);
+	mlxl_dp_wq_free(&srq->rq);
 	return cq_hw_destroy(mib, &srq->cq);
 }
 
@@ -823,7 +816,6 @@ const struct ib_device_ops mlxl_verbs_ops = {
 	.create_cq = mlxl_create_cq,
 	.resize_cq = mlxl_resize_cq,
 	.destroy_cq = mlxl_destroy_cq,
-	.req_notify_cq = mlxl_req_notify_cq,
 	.create_qp = mlxl_create_qp,
 	.modify_qp = mlxl_modify_qp,
 	.query_qp = mlxl_query_qp,

@@ -18,8 +18,31 @@
 #include <rdma/ib_verbs.h>
 #include "mlxl_dev.h"
 #include "mlxl_qpc.h"
+#include "mlxl_wqe.h"
 
 struct mlxl_ib;
+
+/* one posted work request (mlxl_dp.c) */
+struct mlxl_wq_slot {
+	u64 wr_id;
+	u8 nbb;			/* SQ: WQEBBs of the WQE starting here */
+	u8 sig;			/* SQ: completes with a CQE */
+	u8 wc_op;		/* SQ: its completion's opcode */
+};
+
+/*
+ * A work queue's software state (mlxl_dp.c): head is the producer
+ * counter (WQEBBs for an SQ, WQEs for an RQ/SRQ) under lock; tail is the
+ * consumer's, moved by poll_cq under its CQ's lock.
+ */
+struct mlxl_wq {
+	spinlock_t lock;
+	struct mlxl_wq_slot *slot;	/* 2^log_size */
+	u32 log_size;
+	u32 head, tail;
+	u32 bf_off;			/* SQ: the BlueFlame half to ring */
+	u32 bf_half;
+};
 
 struct mlxl_pd {
 	struct ib_pd ibpd;
@@ -47,6 +70,9 @@ struct mlxl_cq_hw {
 struct mlxl_cq {
 	struct ib_cq ibcq;
 	struct mlxl_cq_hw hw;
+	spinlock_t lock;		/* poll, arm; the QP lists */
+	u32 ci;
+	struct list_head send_qps, recv_qps;	/* mlxl_qp.send_node... */
 };
 
 struct mlxl_srq {
@@ -57,6 +83,8 @@ struct mlxl_srq {
 	struct mlxl_cq_hw cq;		/* the firmware's srqc.cqn */
 	struct mlxl_dma buf;
 	struct mlxl_dma db;
+	u32 log_stride;
+	struct mlxl_wq rq;
 };
 
 struct mlxl_ah {
@@ -76,6 +104,11 @@ struct mlxl_qp {
 	struct mlxl_dma buf;
 	struct mlxl_dma db;		/* doorbell record: rq, sq */
 	enum ib_sig_type sq_sig_type;
+	/* data path (mlxl_dp.c) */
+	struct mlxl_wq sq, rq;
+	struct mlxl_cq *scq, *rcq;
+	struct list_head send_node, recv_node;	/* on the CQs' lists */
+	u8 wqe[MLXL_MAX_WQE_BYTES];		/* the WQE being built */
 };
 
 static inline struct mlxl_pd *to_mpd(struct ib_pd *pd)
@@ -131,5 +164,16 @@ int mlxl_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 int mlxl_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		  struct ib_qp_init_attr *init);
 int mlxl_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+
+/* data path (mlxl_dp.c) */
+extern const struct ib_device_ops mlxl_dp_ops;
+void mlxl_dp_cq_init(struct mlxl_cq *cq);
+bool mlxl_dp_cq_busy(struct mlxl_cq *cq);
+int mlxl_dp_wq_alloc(struct mlxl_wq *wq, u32 log_size);
+void mlxl_dp_wq_free(struct mlxl_wq *wq);
+int mlxl_dp_qp_init(struct mlxl_ib *mib, struct mlxl_qp *qp);
+void mlxl_dp_qp_attach(struct mlxl_qp *qp);
+void mlxl_dp_qp_detach(struct mlxl_qp *qp);
+void mlxl_dp_qp_fini(struct mlxl_qp *qp);
 
 #endif /* MLXL_VERBS_H */

@@ -26,8 +26,9 @@
 #    module's profile parameter, written between functions); the host
 #    tests (mlxl_fwsim_test) boot every profile in make check
 #  - mlx_lite_objtest makes and destroys every kernel verbs object on mlxl0
-#    (PD, DMA and fast-reg MRs, CQ (resized up and down), SRQ (limit armed), RC/UD/GSI QPs through their
-#    states, AH) and the model ends with the bring-up's objects only, no
+#    (PD, DMA and fast-reg MRs, CQ (resized up and down), SRQ (limit armed), RC/UD QPs through their
+#    states, AH); the GSI QP is the MAD layer's QP1 (the device has a data
+#    path), a second one is refused by the driver and the model ends with the bring-up's objects only, no
 #    refusal (illegal QP transitions never reach it), RC INIT->RTR->RTS
 #    included (its source GID is in the firmware's table); MLXL_RC_CONNECT=0
 #    leaves that step out
@@ -263,8 +264,11 @@ for op in 0x0500 0x0501 0x0502 0x0503 0x0504 0x0505 0x0507 0x050a 0x050b \
 done
 [ "$(last_seq)" -gt "$pos0" ] ||
 	fail "mlx_lite_objtest sent no command"
-# the MAD layer declines a device without a data path, silently
+# the device has a data path: the MAD layer made its QP1 (the function's
+# one GSI QP) silently, so mlx_lite_objtest's own GSI QP is refused
 dmesg | grep -E "mlxl[0-9].*(MAD|mad)" && fail "the MAD layer spoke about an mlx-lite device"
+dmesg | grep -q "mlx_lite_objtest: .*second GSI QP refused (QP1 is the MAD layer's)" ||
+	fail "mlx_lite_objtest: no MAD layer QP1 on mlxl0"
 echo "mlx-lite: verbs objects checked after $SECONDS s"
 
 # ---- asynchronous events (mlx_lite_objtest hold=1 keeps a CQ, an SRQ and

@@ -3,7 +3,8 @@
  * fwsim: a model of the mlx5-family firmware's control plane (init segment,
  * command queue, mailboxes, HCA lifecycle, pages, capabilities, UARs, EQs)
  * and its object plane (PDs, transport domains, MKeys, CQs, SRQs, QPs, the
- * RoCE address table and the NIC vport context).
+ * RoCE address table and the NIC vport context), and its data path
+ * (fwsim_dp.h: doorbells, WQE execution, CQEs, the transport seam).
  * Pure: only type-level headers; the same files build in the kernel and as
  * C++ on the host.  The model reaches host memory and time only through
  * struct fwsim_ops.  It keeps its own field table and must not include the
@@ -29,6 +30,13 @@ struct fwsim_ops {
 	 * call back into the model from here (defer, as an interrupt does).
 	 */
 	void (*irq)(void *ctx, u32 vector);
+	/*
+	 * Optional: the model instance whose GID table holds dgid (16 bytes),
+	 * for the data path's deliveries; NULL: nobody (RC requests then
+	 * time out, UD messages are lost).  Without this op every message
+	 * loops back to the sending instance.
+	 */
+	struct fwsim *(*route)(void *ctx, const u8 *dgid);
 };
 
 enum fwsim_profile {
@@ -85,6 +93,10 @@ enum fwsim_err {
 	FWSIM_E_QP_FIELD,	/* QP field missing, or set where not allowed */
 	FWSIM_E_INDEX,		/* table index out of range */
 	FWSIM_E_EQ_DOORBELL,	/* EQ doorbell for an unknown EQ or foreign UAR */
+	FWSIM_E_DP_DOORBELL,	/* send or CQ doorbell: unknown object, foreign UAR */
+	FWSIM_E_DP_PRODUCER,	/* SQ producer counter beyond the ring */
+	FWSIM_E_DP_WQE,		/* malformed or unsupported WQE (error CQE 0x02) */
+	FWSIM_E_CQ_OVERRUN,	/* a CQE found the CQ full */
 	FWSIM_NR_ERRS,
 };
 
@@ -123,6 +135,8 @@ enum fwsim_err {
 #define FWSIM_SRQC_LEN		0x40
 #define FWSIM_QPC_LEN		0xe8
 #define FWSIM_ROCE_ADDR_LEN	0x20
+#define FWSIM_DP_MAX_WQE	1024		/* 16 WQEBBs */
+#define FWSIM_DP_MAX_MSG	(64 * 1024)	/* largest message executed */
 
 /* QP states and service types (the qpc encodings) */
 enum fwsim_qp_state {
@@ -278,6 +292,7 @@ struct fwsim_mkey {
 	u64 len;
 	u32 mtt_off;		/* into fw->pas_pool */
 	u32 n_mtt;
+	bool free;		/* invalidated: no translation until loaded */
 	u8 mkc[FWSIM_MKC_LEN];
 };
 
@@ -290,6 +305,13 @@ struct fwsim_cq {
 	u64 dbr;
 	u32 pas_off;
 	u32 npas;
+	/* data path (fwsim_dp.c) */
+	u32 pi;			/* CQEs written */
+	u32 sol_pi;		/* pi after the last solicited or error CQE */
+	bool armed;
+	bool arm_sol;		/* armed for solicited completions only */
+	u32 arm_ci;		/* ci of the arm word */
+	bool overrun;		/* in error: takes no more CQEs */
 	u8 cqc[FWSIM_CQC_LEN];
 };
 
@@ -316,6 +338,11 @@ struct fwsim_qp {
 	u64 dbr;
 	u32 pas_off;
 	u32 npas;
+	/* data path (fwsim_dp.c): consumer counters, RNR attempts left */
+	u16 sq_cc;
+	u16 rq_cc;
+	u8 rnr_left;
+	bool rnr_wait;
 	u8 qpc[FWSIM_QPC_LEN];
 };
 
@@ -413,6 +440,15 @@ struct fwsim {
 	u32 resets;		/* function resets */
 	u32 pages_reset;	/* pages dropped by function resets */
 
+	/* data path (fwsim_dp.c): one WQE and one message at a time */
+	u8 dp_wqe[FWSIM_DP_MAX_WQE];
+	u8 dp_rwqe[FWSIM_DP_MAX_WQE];	/* the responder's receive WQE */
+	u8 dp_msg[FWSIM_DP_MAX_MSG];
+	u32 dp_depth;		/* nested deliveries (loopback) */
+	u32 dp_wqes;		/* WQEs executed */
+	u32 dp_cqes;		/* CQEs written */
+	u32 dp_drops;		/* UD messages dropped (no QP, qkey, no WQE) */
+
 	/* record */
 	u32 err_count[FWSIM_NR_ERRS];
 	enum fwsim_err last_err;
@@ -494,6 +530,8 @@ bool fwsim_in_field_known(u16 opcode, u32 off, u32 hi, u32 lo);
  */
 int fwsim_qp_set_state(struct fwsim *fw, u32 qpn, enum fwsim_qp_state state);
 
+#include "fwsim_dp.h"
+
 /* internal, between the fwsim files */
 struct fwsim_cmd {
 	u16 opcode;
@@ -559,6 +597,8 @@ void fwsim_eq_cmd_done(struct fwsim *fw, u32 slot);
 u32 fwsim_health_read(struct fwsim *fw, u32 off);
 void fwsim_uar_write(struct fwsim *fw, u32 off, u32 val);
 void fwsim_uar_write64(struct fwsim *fw, u32 off, u64 val);
+bool fwsim_eq_post_to(struct fwsim *fw, u32 eqn, u8 type, const u8 *data,
+		      u32 len);
 void fwsim_obj_reset(struct fwsim *fw);
 void fwsim_record(struct fwsim *fw, enum fwsim_err e);
 void fwsim_fail(struct fwsim *fw, struct fwsim_cmd *cmd, u8 status,

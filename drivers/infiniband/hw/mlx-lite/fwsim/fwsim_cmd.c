@@ -159,6 +159,10 @@ static const char *const err_names[FWSIM_NR_ERRS] = {
 	[FWSIM_E_QP_FIELD] = "QP field missing or not allowed",
 	[FWSIM_E_INDEX] = "index out of range",
 	[FWSIM_E_EQ_DOORBELL] = "bad EQ doorbell",
+	[FWSIM_E_DP_DOORBELL] = "bad send or CQ doorbell",
+	[FWSIM_E_DP_PRODUCER] = "SQ producer counter beyond the ring",
+	[FWSIM_E_DP_WQE] = "malformed or unsupported WQE",
+	[FWSIM_E_CQ_OVERRUN] = "CQ overrun",
 };
 
 const char *fwsim_err_str(enum fwsim_err e)

@@ -59,21 +59,12 @@ static void eq_raise(struct fwsim *fw, struct fwsim_eq *eq)
 		fw->ops->irq(fw->ctx, eq->intr);
 }
 
-bool fwsim_eq_post(struct fwsim *fw, u8 type, u8 sub_type, const u8 *data,
-		   u32 len)
+static bool eq_write(struct fwsim *fw, struct fwsim_eq *eq, u8 type,
+		     u8 sub_type, const u8 *data, u32 len)
 {
 	u8 eqe[EQE_SIZE];
-	struct fwsim_eq *eq = NULL;
-	u32 i, size, idx;
+	u32 size = 1u << eq->log_size, idx;
 
-	if (fw->fatal || type >= 64)
-		return false;
-	for (i = 0; i < FWSIM_MAX_EQS && !eq; i++)
-		if (fw->eqs[i].used && (fw->eqs[i].mask[0] >> type & 1))
-			eq = &fw->eqs[i];
-	if (!eq)
-		return false;
-	size = 1u << eq->log_size;
 	if (eq_pending(eq) >= size) {
 		fw->eqes_dropped++;
 		return false;
@@ -97,6 +88,31 @@ bool fwsim_eq_post(struct fwsim *fw, u8 type, u8 sub_type, const u8 *data,
 	if (eq->armed)
 		eq_raise(fw, eq);
 	return true;
+}
+
+bool fwsim_eq_post(struct fwsim *fw, u8 type, u8 sub_type, const u8 *data,
+		   u32 len)
+{
+	struct fwsim_eq *eq = NULL;
+	u32 i;
+
+	if (fw->fatal || type >= 64)
+		return false;
+	for (i = 0; i < FWSIM_MAX_EQS && !eq; i++)
+		if (fw->eqs[i].used && (fw->eqs[i].mask[0] >> type & 1))
+			eq = &fw->eqs[i];
+	if (!eq)
+		return false;
+	return eq_write(fw, eq, type, sub_type, data, len);
+}
+
+/* an EQE to EQ eqn (a completion goes to its CQ's EQ, whatever the mask) */
+bool fwsim_eq_post_to(struct fwsim *fw, u32 eqn, u8 type, const u8 *data,
+		      u32 len)
+{
+	if (fw->fatal || eqn >= FWSIM_MAX_EQS || !fw->eqs[eqn].used)
+		return false;
+	return eq_write(fw, &fw->eqs[eqn], type, 0, data, len);
 }
 
 /* the EQE types of object events, bit n for type n */
@@ -158,14 +174,6 @@ void fwsim_uar_write(struct fwsim *fw, u32 off, u32 val)
 		if (eq_pending(eq))
 			eq_raise(fw, eq);
 	}
-}
-
-/* CQ doorbells (0x20) and send doorbells (0x800 up) are the data path's */
-void fwsim_uar_write64(struct fwsim *fw, u32 off, u64 val)
-{
-	(void)fw;
-	(void)off;
-	(void)val;
 }
 
 bool fwsim_page_request(struct fwsim *fw, s32 npages)

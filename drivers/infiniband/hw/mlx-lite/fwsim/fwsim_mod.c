@@ -37,6 +37,8 @@
  * device later.  free_irq() waits for both.
  */
 #include <linux/debugfs.h>
+#include <linux/dma-mapping.h>
+#include <linux/highmem.h>
 #include <linux/if_arp.h>
 #include <linux/kref.h>
 #include <linux/module.h>
@@ -141,6 +143,42 @@ static bool sim_inj_next_set;
 
 /* ---- the model's seams: DMA by bus address, time */
 
+/*
+ * Kernel users' buffers (SGEs of ULPs and the MAD layer) reach the
+ * function through the DMA API of its platform device, which on the test
+ * kernel maps directly: their bus addresses are physical, below the
+ * private space.  The model may touch only RAM pages there, one page at a
+ * time through the kernel's mapping.
+ */
+static int sim_dma_phys(u64 addr, void *buf, u32 len, bool write)
+{
+	u8 *b = (u8 *)buf;
+
+	while (len) {
+		unsigned long pfn = (unsigned long)(addr >> PAGE_SHIFT);
+		u32 off = (u32)(addr & ~PAGE_MASK);
+		u32 n = min_t(u32, len, PAGE_SIZE - off);
+		struct page *pg;
+		u8 *p;
+
+		if (!pfn_valid(pfn))
+			return -EFAULT;
+		pg = pfn_to_page(pfn);
+		if (PageReserved(pg))
+			return -EFAULT;
+		p = (u8 *)kmap_local_page(pg);
+		if (write)
+			memcpy(p + off, b, n);
+		else
+			memcpy(b, p + off, n);
+		kunmap_local(p);
+		addr += n;
+		b += n;
+		len -= n;
+	}
+	return 0;
+}
+
 static int sim_dma_access(struct sim_fn *fn, u64 addr, void *buf, u32 len,
 			  bool write)
 {
@@ -148,6 +186,8 @@ static int sim_dma_access(struct sim_fn *fn, u64 addr, void *buf, u32 len,
 	unsigned long flags;
 	int ret = -EFAULT;
 
+	if (addr < SIM_IOVA_BASE && len <= SIM_IOVA_BASE - addr)
+		return sim_dma_phys(addr, buf, len, write);
 	xa_lock_irqsave(&fn->dma, flags);
 	d = (struct sim_dma *)xa_load(&fn->dma, (unsigned long)(addr >> PAGE_SHIFT));
 	if (d && len <= d->size && addr - d->iova <= d->size - len) {
@@ -187,11 +227,28 @@ static void sim_fw_irq(void *ctx, u32 vector)
 		queue_work(sim_wq, &fn->irq_work);
 }
 
+/*
+ * Data-path deliveries (under fw_lock) stay inside the function: to itself
+ * when one of its GIDs is the destination, else nowhere (an RC request
+ * times out, a UD message is lost).  No other function's lock is taken.
+ */
+static struct fwsim *sim_fw_route(void *ctx, const u8 *dgid)
+{
+	struct sim_fn *fn = (struct sim_fn *)ctx;
+	u32 i;
+
+	for (i = 0; i < FWSIM_MAX_GIDS; i++)
+		if (fn->fw->gids[i].valid && !memcmp(fn->fw->gids[i].raw, dgid, 16))
+			return fn->fw;
+	return NULL;
+}
+
 static const struct fwsim_ops sim_fw_ops = {
 	.dma_read = sim_fw_dma_read,
 	.dma_write = sim_fw_dma_write,
 	.now_ns = sim_now_ns,
 	.irq = sim_fw_irq,
+	.route = sim_fw_route,
 };
 
 /* the driver's handler, with interrupts off as in a hard interrupt */
@@ -855,7 +912,10 @@ static int sim_newlink(const char *ibdev_name, struct net_device *ndev)
 		err = -ENOMEM;
 		goto err_unlist;
 	}
-	err = platform_device_add_data(fn->pdev, &pd, sizeof(pd));
+	/* a 64-bit function: kernel users' buffers map directly (sim_dma_phys) */
+	err = dma_coerce_mask_and_coherent(&fn->pdev->dev, DMA_BIT_MASK(64));
+	if (!err)
+		err = platform_device_add_data(fn->pdev, &pd, sizeof(pd));
 	if (!err)
 		err = platform_device_add(fn->pdev);
 	if (err) {

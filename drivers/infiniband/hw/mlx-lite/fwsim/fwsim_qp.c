@@ -517,6 +517,14 @@ static void h_modify_qp(struct fwsim *fw, struct fwsim_cmd *cmd)
 	}
 	qp->state = e->to;
 	fwsim_wr(qp->qpc, 0x00, 31, 28, e->to);
+	if (e->to == FWSIM_QPS_RST) {
+		/* the queues start over empty */
+		qp->sq_cc = 0;
+		qp->rq_cc = 0;
+		qp->rnr_wait = false;
+	} else if (e->to == FWSIM_QPS_ERR) {
+		fwsim_dp_flush(fw, IN(QPN));
+	}
 }
 
 /* ---- known input fields, besides the header */

@@ -419,6 +419,35 @@ static void t_ud(struct objtest *t, enum ib_qp_type type, const char *name)
 	end_qp(t, qp, type == IB_QPT_GSI ? "destroy_qp GSI" : "destroy_qp UD");
 }
 
+/*
+ * The function's one GSI QP is the MAD layer's QP1 (made when the device
+ * registered, now that the device has a data path): a second is refused
+ * by the driver before the firmware sees it.  Without a MAD port QP1 is
+ * ours and goes through the UD steps.
+ */
+static void t_gsi(struct objtest *t)
+{
+	struct ib_qp_init_attr ia = {
+		.send_cq = t->cq,
+		.recv_cq = t->cq,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.qp_type = IB_QPT_GSI,
+		.port_num = 1,
+	};
+	struct ib_qp *qp = ib_create_qp(t->pd, &ia);
+
+	if (!IS_ERR(qp)) {
+		STEP(t, "GSI QP is ours: no MAD port QP1", 1, 0);
+		ib_destroy_qp(qp);
+		t_ud(t, IB_QPT_GSI, "create_qp GSI");
+		return;
+	}
+	STEP(t, "second GSI QP refused (QP1 is the MAD layer's)",
+	     PTR_ERR(qp) == -EBUSY, PTR_ERR(qp));
+}
+
 static void t_ah(struct objtest *t)
 {
 	struct rdma_ah_attr a = {};
@@ -597,7 +626,7 @@ static int __init objtest_init(void)
 	if (t.pd && t.cq) {
 		t_rc(&t);
 		t_ud(&t, IB_QPT_UD, "create_qp UD");
-		t_ud(&t, IB_QPT_GSI, "create_qp GSI");
+		t_gsi(&t);
 	}
 	if (t.pd)
 		t_ah(&t);

@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* mlxl_qp.c, built into the KUnit module (see Kbuild) */
+#include "../mlxl_qp.c"
