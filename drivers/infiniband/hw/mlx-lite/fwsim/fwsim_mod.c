@@ -12,9 +12,10 @@
  *
  * DMA: every buffer the driver allocates gets a bus address in a private
  * address space (never a physical address), with an unmapped page after
- * it; the model reaches memory only through those addresses, so a DMA to
- * memory the driver did not give, or already freed, is refused and
- * recorded (FWSIM_E_DMA).
+ * it, so a DMA to driver memory it did not give, or already freed, is
+ * refused and recorded (FWSIM_E_DMA).  Kernel users' buffers come through
+ * the platform device's DMA API, direct on the test kernel: below the
+ * private space an address is physical and must be a RAM page.
  *
  * Lifetime of a struct sim_fn: a kref, held by the function list while
  * the function is listed and by each queued removal.  The platform device
